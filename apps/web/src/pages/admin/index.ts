@@ -1,0 +1,4 @@
+import type { ComponentType } from 'react';
+
+/** Back-office screens owned by the account area, keyed by route path. */
+export const adminPages: Record<string, ComponentType> = {};
