@@ -1,0 +1,94 @@
+/**
+ * The error catalogue (SPEC §8). One row per code: the HTTP status class it travels with, the message key
+ * in the `errors` namespace (locales/<lang>/errors.json) and the reaction the web client applies.
+ * Codes of SPEC §8 keep their numbers; codes Loupe adds are grouped by area (1xxxx auth, 2xxxx input, ...).
+ */
+export type ErrorReaction =
+  | 'message' // show the server's message
+  | 'silent' // reject without showing anything
+  | 'relogin' // "logged in elsewhere" dialog, at most once per 10 s, then sign out
+  | 'toTrain' // message with a button to /train
+  | 'toMark' // message with a button to /mark
+  | 'toPosition' // message with a go-upload button to /position
+  | 'toGallery' // message with a button to the dataset page
+  | 'contactSales'; // message telling the user to contact sales
+
+export interface ErrorDef {
+  code: number;
+  status: number;
+  key: string;
+  reaction: ErrorReaction;
+}
+
+const def = (code: number, status: number, key: string, reaction: ErrorReaction = 'message'): ErrorDef => ({
+  code,
+  status,
+  key,
+  reaction,
+});
+
+export const Errors = {
+  // SPEC §8 codes
+  loggedInElsewhere: def(99993, 401, 'loggedInElsewhere', 'relogin'),
+  sessionInvalid: def(99990, 401, 'sessionInvalid', 'relogin'),
+  silent: def(99991, 400, 'silent', 'silent'),
+  annotationChanged: def(9002, 409, 'annotationChanged', 'toTrain'),
+  positionUploadA: def(8206, 400, 'positionUpload', 'toPosition'),
+  positionUploadB: def(8208, 400, 'positionUpload', 'toPosition'),
+  noModelToTest: def(80066, 409, 'noModelToTest', 'toTrain'),
+  noModelToDownload: def(8006, 409, 'noModelToDownload', 'toTrain'),
+  noDownloadPermission: def(8008, 403, 'noDownloadPermission', 'contactSales'),
+  noLabeledImages: def(8001, 409, 'noLabeledImages', 'toMark'),
+  noImagesToTest: def(8005, 409, 'noImagesToTest', 'toGallery'),
+  rejected: def(7304, 400, 'rejected'),
+
+  // Generic
+  internal: def(500, 500, 'internal'),
+  validation: def(20001, 400, 'validation'),
+  notFound: def(20004, 404, 'notFound'),
+  forbidden: def(20003, 403, 'forbidden'),
+  tooManyRequests: def(20029, 429, 'tooManyRequests'),
+  fieldRequired: def(20010, 400, 'fieldRequired'),
+  fieldTooLong: def(20011, 400, 'fieldTooLong'),
+
+  // Accounts and sessions
+  badCredentials: def(10001, 401, 'badCredentials'),
+  badCode: def(10002, 400, 'badCode'),
+  useEmailLogin: def(10003, 400, 'useEmailLogin'),
+  accountUnderReview: def(10004, 403, 'accountUnderReview'),
+  accountNotActivated: def(10005, 403, 'accountNotActivated'),
+  emailNotRegistered: def(10006, 404, 'emailNotRegistered'),
+  emailRegistered: def(10007, 409, 'emailRegistered'),
+  phoneRegistered: def(10008, 409, 'phoneRegistered'),
+  phoneNotSupported: def(10009, 400, 'phoneNotSupported'),
+  emailSendFailed: def(10010, 500, 'emailSendFailed'),
+  activationInvalid: def(10011, 400, 'activationInvalid'),
+  resetLinkInvalid: def(10012, 400, 'resetLinkInvalid'),
+  registrationTooLong: def(10013, 400, 'registrationTooLong'),
+  passwordsDoNotMatch: def(10014, 400, 'passwordsDoNotMatch'),
+  passwordLength: def(10015, 400, 'passwordLength'),
+  passwordChars: def(10016, 400, 'passwordChars'),
+  emailFormat: def(10017, 400, 'emailFormat'),
+  phoneFormat: def(10018, 400, 'phoneFormat'),
+  codeResendTooSoon: def(10019, 429, 'codeResendTooSoon'),
+  wrongOldPassword: def(10020, 400, 'wrongOldPassword'),
+  accountRejected: def(10021, 403, 'accountRejected'),
+  oidcNotConfigured: def(10022, 404, 'oidcNotConfigured'),
+  oidcFailed: def(10023, 400, 'oidcFailed'),
+  landlineFormat: def(10024, 400, 'landlineFormat'),
+  notAuthenticated: def(10025, 401, 'notAuthenticated'),
+  accountNotPending: def(10026, 409, 'accountNotPending'),
+  passwordAlreadySet: def(10027, 409, 'passwordAlreadySet'),
+} as const satisfies Record<string, ErrorDef>;
+
+export type ErrorName = keyof typeof Errors;
+
+const byCode = new Map<number, ErrorDef>(Object.values(Errors).map((e) => [e.code, e]));
+
+/** The catalogue row for a code, if Loupe knows it. */
+export function errorByCode(code: number): ErrorDef | undefined {
+  return byCode.get(code);
+}
+
+/** Codes that mean the session is gone: the client shows the relogin dialog and signs out. */
+export const RELOGIN_CODES: readonly number[] = [Errors.loggedInElsewhere.code, Errors.sessionInvalid.code];

@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './limits.js';
+export * from './menus.js';
+export * from './envelope.js';
+export * from './auth.js';

@@ -1,0 +1,49 @@
+/** Business constants and limits (SPEC §9). Declared once; server rules and web forms derive from these. */
+export const LANGUAGES = ['en', 'zh', 'de', 'ru'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'en';
+
+export const Limits = {
+  passwordMin: 6,
+  passwordMax: 32,
+  textMax: 100,
+  /** Registration password: letters and digits only (SPEC §5). */
+  passwordPattern: '^[A-Za-z0-9]+$',
+  emailPattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
+  /** International or local phone: optional +, digits, spaces, dashes; 6 to 20 digits overall. */
+  phonePattern: '^\\+?[0-9][0-9 \\-]{5,19}$',
+  /** Landline: optional area code in brackets or with a dash, 7 to 20 characters. */
+  landlinePattern: '^(\\(?\\+?[0-9]{1,4}\\)?[ \\-]?)?[0-9]{3,4}[ \\-]?[0-9]{3,8}$',
+  verificationCodePattern: '^[0-9]{6}$',
+  verificationCodeTtlS: 600,
+  codeResendS: 60,
+  activationTtlS: 24 * 3600,
+  resetTtlS: 3600,
+  /** A registration not finished (activated) within this time must start again. */
+  registrationTtlS: 7 * 24 * 3600,
+  reloginDialogThrottleMs: 10_000,
+  mobileBreakpointPx: 992,
+  submenuShowTimeoutMs: 200,
+  messageDurationMs: 1500,
+  warningDurationMs: 2000,
+  warningOffsetPx: 40,
+  imageMaxBytes: 100 * 1024 * 1024,
+  uploadMaxBytes: 500 * 1024 * 1024,
+  aspectRatioMax: 6,
+  imagesRecommended: 30,
+  labeledForAccuracy: 30,
+  accuracyTrendCount: 10,
+  canvasWidth: 1200,
+  canvasHeight: 768,
+  canvasScale: 100,
+  scaleReference: { width: 1920, height: 1080 },
+  publicFontReferenceHeight: 768,
+} as const;
+
+/** Roles (SPEC §6): '1' administrator, '0' user. */
+export const Roles = { admin: '1', user: '0' } as const;
+export type Role = (typeof Roles)[keyof typeof Roles];
+
+/** Account review states (SPEC §4: under review until approved). */
+export const AccountStatuses = ['unactivated', 'pending', 'approved', 'rejected'] as const;
+export type AccountStatus = (typeof AccountStatuses)[number];

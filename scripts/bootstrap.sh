@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what Loupe needs and is missing: Debian packages, then npm dependencies.
+# Usage: scripts/bootstrap.sh [run|test]   (test also installs the browser and PostgreSQL for the test suite)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode="${1:-run}"
+
+debs=(python3-torch python3-torchvision python3-opencv python3-numpy)
+if [ "$mode" = test ]; then
+  debs+=(python3-pytest chromium postgresql)
+fi
+
+missing=()
+for pkg in "${debs[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "bootstrap: installing Debian packages: ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# onnxruntime-node's install script would download a GPU build; the CPU library ships inside the package.
+export ONNXRUNTIME_NODE_INSTALL=skip
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "bootstrap: installing npm dependencies"
+  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+fi
