@@ -1,0 +1,51 @@
+import type { FormRule } from 'antd';
+import type { TFunction } from 'i18next';
+import { Limits } from '@loupe/contracts';
+
+/**
+ * Ant Design form rules derived from contracts (SPEC §5). Messages come from the `errors` namespace, the same
+ * catalogue the server answers with, so a value refused in the form reads exactly like the server's refusal.
+ */
+export function formRules(t: TFunction) {
+  const pattern = (source: string, key: string): FormRule => ({ pattern: new RegExp(source), message: t(key) });
+  return {
+    required: (field: string): FormRule => ({
+      required: true,
+      whitespace: true,
+      message: t('errors:fieldRequired', { field }),
+    }),
+    textMax: (field: string): FormRule => ({
+      max: Limits.textMax,
+      message: t('errors:fieldTooLong', { field, max: Limits.textMax }),
+    }),
+    email: pattern(Limits.emailPattern, 'errors:emailFormat'),
+    phone: pattern(Limits.phonePattern, 'errors:phoneFormat'),
+    landline: pattern(Limits.landlinePattern, 'errors:landlineFormat'),
+    code: pattern(Limits.verificationCodePattern, 'errors:badCode'),
+    passwordLength: {
+      min: Limits.passwordMin,
+      max: Limits.passwordMax,
+      message: t('errors:passwordLength'),
+    } satisfies FormRule,
+    passwordChars: pattern(Limits.passwordPattern, 'errors:passwordChars'),
+    /** Confirmation must equal the field `other`; re-checked when either changes via `dependencies`. */
+    sameAs: (other: string): FormRule => ({ getFieldValue }) => ({
+      validator(_rule, value: unknown) {
+        if (!value || value === getFieldValue(other)) return Promise.resolve();
+        return Promise.reject(new Error(t('errors:passwordsDoNotMatch')));
+      },
+    }),
+  };
+}
+
+/** The rules of a new password (registration, reset, set, change): length, then letters and digits only. */
+export function newPasswordRules(t: TFunction, label: string): FormRule[] {
+  const r = formRules(t);
+  return [r.required(label), r.passwordLength, r.passwordChars];
+}
+
+/** Confirmation rules; pair with `dependencies={[field]}` on the Form.Item. */
+export function confirmRules(t: TFunction, label: string, field = 'password'): FormRule[] {
+  const r = formRules(t);
+  return [r.required(label), r.sameAs(field)];
+}
