@@ -8,6 +8,7 @@ import {
   type RegisterBody,
   type ResetBody,
   type SendCodeBody,
+  type SetPasswordBody,
   type UserInfoData,
 } from '@loupe/contracts';
 import { api } from '@/api/client';
@@ -23,18 +24,18 @@ export interface ActivateResult {
 }
 
 export const authApi = {
-  config: () => api.get<PublicConfig>(AuthPaths.config),
+  config: () => api.get<PublicConfig>(AuthPaths.config, quiet),
   login: (body: LoginBody) => api.post<LoginData>(AuthPaths.login, body, quiet),
   // SPEC §7: the code login is form-encoded, unlike every other call.
   codeLogin: (body: CodeLoginBody) => api.post<LoginData>(AuthPaths.codeLogin, body, { ...quiet, form: true }),
   sendCode: (body: SendCodeBody) => api.post<{ resendAfterS: number }>(AuthPaths.sendCode, body, quiet),
-  userInfo: (token: string) => api.get<UserInfoData>(AuthPaths.userInfo, { params: { token } }),
+  userInfo: (token: string) => api.get<UserInfoData>(AuthPaths.userInfo, { ...quiet, params: { token } }),
   register: (body: RegisterBody) => api.post<unknown>(AuthPaths.register, body, quiet),
   resendActivation: (email: string) => api.post<unknown>(AuthPaths.resendActivation, { email }, quiet),
   activate: (token: string) => api.post<ActivateResult>(AuthPaths.activate, { token }, quiet),
   forgot: (email: string) => api.post<unknown>(AuthPaths.forgot, { email }, quiet),
-  resetCheck: (token: string) => api.get<unknown>(AuthPaths.resetCheck, { params: { token } }),
+  resetCheck: (token: string) => api.get<unknown>(AuthPaths.resetCheck, { ...quiet, params: { token } }),
   reset: (body: ResetBody) => api.post<unknown>(AuthPaths.reset, body, quiet),
-  setPassword: (body: ResetBody) => api.post<unknown>(AuthPaths.setPassword, body, quiet),
+  setPassword: (body: SetPasswordBody) => api.post<unknown>(AuthPaths.setPassword, body, quiet),
   changePassword: (body: ChangePasswordBody) => api.post<unknown>(AuthPaths.changePassword, body, quiet),
 };

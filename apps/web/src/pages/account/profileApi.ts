@@ -1,0 +1,22 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { AuthPaths, type ProfileData, type ProfileUpdateBody } from '@loupe/contracts';
+import { api } from '@/api/client';
+
+export const profileKey = ['profile'] as const;
+
+/** GET /api/profile for the signed-in user. */
+export function useProfile(enabled = true) {
+  return useQuery({ queryKey: profileKey, queryFn: () => api.get<ProfileData>(AuthPaths.profile), enabled });
+}
+
+/** PUT /api/profile; the answer is the stored profile, which replaces the cached one. */
+export function useUpdateProfile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ProfileUpdateBody) => api.put<ProfileData>(AuthPaths.profile, body, { silent: true }),
+    onSuccess: (data) => {
+      if (data && typeof data === 'object') client.setQueryData(profileKey, data);
+      else void client.invalidateQueries({ queryKey: profileKey });
+    },
+  });
+}
