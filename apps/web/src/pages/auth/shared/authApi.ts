@@ -2,6 +2,7 @@ import {
   AuthPaths,
   type ChangePasswordBody,
   type CodeLoginBody,
+  type Language,
   type LoginBody,
   type LoginData,
   type PublicConfig,
@@ -30,7 +31,8 @@ export const authApi = {
   codeLogin: (body: CodeLoginBody) => api.post<LoginData>(AuthPaths.codeLogin, body, { ...quiet, form: true }),
   sendCode: (body: SendCodeBody) => api.post<{ resendAfterS: number }>(AuthPaths.sendCode, body, quiet),
   userInfo: (token: string) => api.get<UserInfoData>(AuthPaths.userInfo, { ...quiet, params: { token } }),
-  register: (body: RegisterBody) => api.post<unknown>(AuthPaths.register, body, quiet),
+  // contracts' Static of the optional language union comes out as `undefined`, hence the explicit type.
+  register: (body: Omit<RegisterBody, 'language'> & { language?: Language }) => api.post<unknown>(AuthPaths.register, body, quiet),
   resendActivation: (email: string) => api.post<unknown>(AuthPaths.resendActivation, { email }, quiet),
   activate: (token: string) => api.post<ActivateResult>(AuthPaths.activate, { token }, quiet),
   forgot: (email: string) => api.post<unknown>(AuthPaths.forgot, { email }, quiet),
