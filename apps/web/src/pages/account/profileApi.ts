@@ -1,5 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { AuthPaths, type ProfileData, type ProfileUpdateBody } from '@loupe/contracts';
+import { AuthPaths, type Language, type ProfileData, type ProfileUpdateBody } from '@loupe/contracts';
+
+/** contracts' Static of the optional language union comes out as `undefined`, so it is typed here. */
+export type ProfileUpdate = Omit<ProfileUpdateBody, 'language'> & { language?: Language };
 import { api } from '@/api/client';
 
 export const profileKey = ['profile'] as const;
@@ -13,7 +16,7 @@ export function useProfile(enabled = true) {
 export function useUpdateProfile() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ProfileUpdateBody) => api.put<ProfileData>(AuthPaths.profile, body, { silent: true }),
+    mutationFn: (body: ProfileUpdate) => api.put<ProfileData>(AuthPaths.profile, body, { silent: true }),
     onSuccess: (data) => {
       if (data && typeof data === 'object') client.setQueryData(profileKey, data);
       else void client.invalidateQueries({ queryKey: profileKey });

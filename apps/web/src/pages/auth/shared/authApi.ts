@@ -36,7 +36,8 @@ export const authApi = {
   resendActivation: (email: string) => api.post<unknown>(AuthPaths.resendActivation, { email }, quiet),
   activate: (token: string) => api.post<ActivateResult>(AuthPaths.activate, { token }, quiet),
   forgot: (email: string) => api.post<unknown>(AuthPaths.forgot, { email }, quiet),
-  resetCheck: (token: string) => api.get<unknown>(AuthPaths.resetCheck, { ...quiet, params: { token } }),
+  // The server takes the token as a POST body (TokenBody), which also keeps it out of access logs.
+  resetCheck: (token: string) => api.post<unknown>(AuthPaths.resetCheck, { token }, quiet),
   reset: (body: ResetBody) => api.post<unknown>(AuthPaths.reset, body, quiet),
   setPassword: (body: SetPasswordBody) => api.post<unknown>(AuthPaths.setPassword, body, quiet),
   changePassword: (body: ChangePasswordBody) => api.post<unknown>(AuthPaths.changePassword, body, quiet),
