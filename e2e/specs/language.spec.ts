@@ -1,0 +1,41 @@
+import { createApprovedUser } from '../support/api.js';
+import { expect, test } from '../support/fixtures.js';
+import { signInAsUser } from '../support/ui.js';
+
+test('the sidebar language switch passes through /loading-page, returns to the page and translates it', async ({
+  user: page,
+}) => {
+  const account = await createApprovedUser('lang');
+  await signInAsUser(page, account);
+  await page.goto('/profile?tab=1#top');
+  await expect(page.getByTestId('menu-profile')).toHaveText('Profile');
+
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.push(frame.url());
+  });
+
+  const choose = async (lang: string) => {
+    await page.getByTestId('language-switch').click();
+    await page.getByTestId(`language-option-${lang}`).click();
+  };
+
+  await choose('de');
+  await expect(page.getByTestId('menu-profile')).toHaveText('Profil');
+  await expect(page).toHaveURL(/\/profile\?tab=1#top$/);
+  const passage = visited.map((u) => new URL(u)).find((u) => u.pathname === '/loading-page');
+  expect(passage, `navigations: ${visited.join(', ')}`).toBeDefined();
+  expect(passage!.searchParams.get('lang')).toBe('de');
+  expect(passage!.searchParams.get('path')).toBe('/profile');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByTestId('menu-changePassword')).toHaveText('Passwort ändern');
+
+  // The choice lives in local storage, so a reload stays German.
+  await page.reload();
+  await expect(page.getByTestId('menu-profile')).toHaveText('Profil');
+
+  await choose('en');
+  await expect(page.getByTestId('menu-profile')).toHaveText('Profile');
+  await expect(page.getByTestId('menu-changePassword')).toHaveText('Change password');
+  await expect(page).toHaveURL(/\/profile\?tab=1#top$/);
+});

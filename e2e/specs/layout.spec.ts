@@ -1,0 +1,39 @@
+import { createApprovedUser } from '../support/api.js';
+import { expect, test } from '../support/fixtures.js';
+import { signInAsUser } from '../support/ui.js';
+
+const MOBILE_BREAKPOINT = 992;
+
+test('the sidebar collapses below 992 px and its mobile overlay closes it', async ({ user: page }, testInfo) => {
+  const account = await createApprovedUser('layout');
+  await signInAsUser(page, account);
+  await page.goto('/profile');
+
+  const sidebar = page.getByTestId('sidebar');
+  const overlay = page.getByTestId('sidebar-overlay');
+  const width = async () => (await sidebar.boundingBox())?.width ?? 0;
+
+  await expect(sidebar).toBeVisible();
+  await expect.poll(width).toBeGreaterThan(150);
+
+  // Wider than tall: a taller window would raise the phone warning over everything.
+  await page.setViewportSize({ width: MOBILE_BREAKPOINT - 192, height: 600 });
+  await expect(sidebar).toHaveClass(/ant-layout-sider-collapsed/);
+  await expect.poll(width).toBeLessThan(1);
+  await expect(overlay).toHaveCount(0);
+
+  await page.getByTestId('sidebar-toggle').click();
+  await expect(sidebar).not.toHaveClass(/ant-layout-sider-collapsed/);
+  await expect.poll(width).toBeGreaterThan(150);
+  await expect(overlay).toBeVisible();
+  await testInfo.attach('mobile-sidebar-open.png', { body: await page.screenshot(), contentType: 'image/png' });
+
+  // Click the dimmed part of the page, to the right of the open sidebar.
+  await overlay.click({ position: { x: 700, y: 300 } });
+  await expect(sidebar).toHaveClass(/ant-layout-sider-collapsed/);
+  await expect(overlay).toHaveCount(0);
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(sidebar).not.toHaveClass(/ant-layout-sider-collapsed/);
+  await expect.poll(width).toBeGreaterThan(150);
+});
