@@ -33,7 +33,8 @@ export const AuthPaths = {
 } as const;
 
 const Str = Type.String();
-const Lang = Type.Union(LANGUAGES.map((l) => Type.Literal(l)));
+// Type.Enum keeps the literal union in Static<> (a mapped Type.Union over an array infers never).
+const Lang = Type.Enum(LANGUAGES);
 
 const MenuEntrySchema = Type.Object({
   id: Str,
@@ -123,7 +124,7 @@ export type ResetBody = Static<typeof ResetBody>;
 export const ChangePasswordBody = Type.Object({ oldPassword: Str, password: Str, confirmPassword: Str });
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
 
-export const AccountStatusSchema = Type.Union(AccountStatuses.map((s) => Type.Literal(s)));
+export const AccountStatusSchema = Type.Enum(AccountStatuses);
 export const ActivateData = Type.Object({ status: AccountStatusSchema });
 
 export const AdminAccount = Type.Object({

@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AuthPaths } from '@loupe/contracts';
+import type { Config } from './config.js';
+import { AppError } from './errors.js';
+import { openDatabase } from './db/database.js';
+import { usersRepo } from './db/users.js';
+import { sessionsRepo } from './db/sessions.js';
+import { tokensRepo } from './db/tokens.js';
+import { outboxRepo } from './db/outbox.js';
+import { oidcStatesRepo } from './db/oidc-states.js';
+import { outboxMailer, smtpMailer } from './adapters/mailer.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { argon2Hasher } from './services/crypto.js';
+import type { Deps } from './services/deps.js';
+import { ensureFirstAdmin } from './services/admin.js';
+import { oidcService } from './services/oidc.js';
+import { authRoutes } from './routes/auth.js';
+import { registerRoutes } from './routes/register.js';
+import { passwordRoutes } from './routes/passwords.js';
+import { profileRoutes } from './routes/profile.js';
+import { adminRoutes } from './routes/admin.js';
+import { systemRoutes } from './routes/system.js';
+import { oidcRoutes } from './routes/oidc.js';
+
+const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+
+export interface AppOptions {
+  /** The clock; tests move it forward to expire links and codes. */
+  now?: () => number;
+  /** Where the generated first-admin password is printed. */
+  print?: (line: string) => void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+  }
+}
+
+/** The whole API (and the built web app when present), ready to listen or to be driven by app.inject. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const database = await openDatabase(config);
+  app.addHook('onClose', () => database.close());
+  const db = database.db;
+  const outbox = outboxRepo(db);
+  const now = options.now ?? Date.now;
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(outbox, now);
+  app.addHook('onClose', () => mailer.close());
+  const deps: Deps = {
+    config,
+    db,
+    users: usersRepo(db),
+    sessions: sessionsRepo(db),
+    tokens: tokensRepo(db),
+    outbox,
+    oidcStates: oidcStatesRepo(db),
+    mailer,
+    hasher: argon2Hasher(config.passwordHashing),
+    now,
+    log: {
+      info: (msg) => app.log.info(msg),
+      warn: (msg) => app.log.warn(msg),
+      error: (obj, msg) => app.log.error(obj, msg),
+    },
+  };
+  app.decorate('deps', deps);
+  app.decorateRequest('auth', null);
+
+  installErrorHandler(app);
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    errorResponseBuilder: () => new AppError('tooManyRequests'),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Loupe API', version },
+      components: {
+        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: AuthPaths.docs });
+
+  const strict = { max: config.rateLimit.authMax, timeWindow: config.rateLimit.windowMs };
+  await app.register(systemRoutes(deps, version));
+  await app.register(authRoutes(deps, strict));
+  await app.register(registerRoutes(deps, strict));
+  await app.register(passwordRoutes(deps, strict));
+  await app.register(profileRoutes(deps));
+  await app.register(adminRoutes(deps));
+  await app.register(oidcRoutes(deps, oidcService(deps)));
+
+  const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
+  if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const isPage = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api');
+    // SPA fallback: the web app's router owns every path that is not a file.
+    if (webDir && isPage) return reply.type('text/html').sendFile('index.html');
+    throw new AppError('notFound');
+  });
+
+  await ensureFirstAdmin(deps, options.print ?? ((line) => console.log(line)));
+  return app;
+}

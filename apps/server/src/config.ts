@@ -1,0 +1,154 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Limits } from '@loupe/contracts';
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface PasswordHashingConfig {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  /** PostgreSQL schema to use (tests isolate each file in its own); null = the server's default. */
+  databaseSchema: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  publicUrl: string;
+  deployment: 'cloud' | 'private';
+  adminEmail: string | null;
+  adminPassword: string | null;
+  oidc: OidcConfig | null;
+  rateLimit: { max: number; authMax: number; windowMs: number };
+  sessionTtlS: number;
+  /** Attempts allowed against one verification code before it is burned. */
+  codeMaxAttempts: number;
+  /** Built web app to serve; null when the folder does not exist. */
+  webDir: string | null;
+  /** argon2id costs; only tests lower them (no environment variable, so production cannot). */
+  passwordHashing: PasswordHashingConfig;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** OWASP's argon2id baseline (19 MiB, 2 passes). */
+export const PRODUCTION_HASHING: PasswordHashingConfig = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+// dist/config.js and src/config.ts sit at the same depth, so this finds apps/web/dist from both.
+const DEFAULT_WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and checks every environment variable; throws one ConfigError listing each bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string): string | null => {
+    const v = env[name]?.trim();
+    return v ? v : null;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === null) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const raw = str(name);
+    if (raw === null) return null;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error();
+      return raw;
+    } catch {
+      problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${raw}"`);
+      return null;
+    }
+  };
+
+  const port = int('PORT', 8080, 1, 65535);
+  const host = str('HOST') ?? '0.0.0.0';
+  const dataDir = path.resolve(str('DATA_DIR') ?? './data');
+  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const databaseSchema = str('DATABASE_SCHEMA');
+  if (databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    problems.push(`DATABASE_SCHEMA must be a lower-case identifier, got "${databaseSchema}"`);
+  }
+  const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
+  const publicUrl = (url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const deploymentRaw = str('DEPLOYMENT') ?? 'cloud';
+  if (deploymentRaw !== 'cloud' && deploymentRaw !== 'private') {
+    problems.push(`DEPLOYMENT must be "cloud" or "private", got "${deploymentRaw}"`);
+  }
+  const deployment = deploymentRaw === 'private' ? 'private' : 'cloud';
+
+  const adminEmail = str('LOUPE_ADMIN_EMAIL')?.toLowerCase() ?? null;
+  const adminPassword = str('LOUPE_ADMIN_PASSWORD');
+  if (adminEmail && !new RegExp(Limits.emailPattern).test(adminEmail)) {
+    problems.push(`LOUPE_ADMIN_EMAIL must be an email address, got "${adminEmail}"`);
+  }
+  if (adminPassword && !isValidPassword(adminPassword)) {
+    problems.push(
+      `LOUPE_ADMIN_PASSWORD must be ${Limits.passwordMin} to ${Limits.passwordMax} letters and digits`,
+    );
+  }
+  if ((adminEmail === null) !== (adminPassword === null)) {
+    problems.push('LOUPE_ADMIN_EMAIL and LOUPE_ADMIN_PASSWORD must be set together');
+  }
+
+  const issuer = url('OIDC_ISSUER', ['http:', 'https:']);
+  const clientId = str('OIDC_CLIENT_ID');
+  const clientSecret = str('OIDC_CLIENT_SECRET');
+  const oidcSet = [env.OIDC_ISSUER, clientId, clientSecret].filter((v) => v?.trim()).length;
+  if (oidcSet > 0 && oidcSet < 3) {
+    problems.push('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together');
+  }
+
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    databaseSchema,
+    smtpUrl,
+    mailFrom: str('MAIL_FROM') ?? 'Loupe <no-reply@loupe.local>',
+    publicUrl,
+    deployment,
+    adminEmail,
+    adminPassword,
+    oidc: issuer && clientId && clientSecret ? { issuer, clientId, clientSecret } : null,
+    rateLimit: {
+      max: int('RATE_LIMIT_MAX', 600, 1, 1_000_000),
+      authMax: int('RATE_LIMIT_AUTH_MAX', 20, 1, 1_000_000),
+      windowMs: int('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
+    },
+    sessionTtlS: int('SESSION_TTL_S', 7 * 24 * 3600, 60, 365 * 24 * 3600),
+    codeMaxAttempts: int('CODE_MAX_ATTEMPTS', 5, 1, 100),
+    webDir: DEFAULT_WEB_DIR,
+    passwordHashing: PRODUCTION_HASHING,
+    logLevel: str('LOG_LEVEL') ?? 'info',
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+export function isValidPassword(p: string): boolean {
+  return p.length >= Limits.passwordMin && p.length <= Limits.passwordMax && new RegExp(Limits.passwordPattern).test(p);
+}

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Config } from '../config.js';
+import type { DB } from './schema.js';
+import { migrationProvider } from './migrations.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+/** SQLite file in DATA_DIR by default; PostgreSQL when DATABASE_URL is set. Migrates before returning. */
+export async function openDatabase(config: Config): Promise<Database> {
+  const dialect: Dialect = config.databaseUrl ? 'postgres' : 'sqlite';
+  const db = dialect === 'postgres' ? await postgres(config) : sqlite(config);
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    await db.destroy();
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+  return { db, dialect, close: () => db.destroy() };
+}
+
+function sqlite(config: Config): Kysely<DB> {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = new BetterSqlite3(path.join(config.dataDir, 'loupe.db'));
+  file.pragma('journal_mode = WAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
+}
+
+async function postgres(config: Config): Promise<Kysely<DB>> {
+  const schema = config.databaseSchema;
+  if (schema) {
+    const admin = new pg.Client({ connectionString: config.databaseUrl! });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists "${schema}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: config.databaseUrl!,
+    max: 5,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // Timestamps are bigint milliseconds: read them as numbers, as SQLite does.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,95 @@
+import type { CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from './database.js';
+
+/**
+ * One list of migrations for SQLite and PostgreSQL, written with Kysely's schema builder. The only
+ * difference is how an auto-incrementing key is spelled, so that lives in one helper.
+ */
+type Builder = CreateTableBuilder<string, never>;
+
+function withId(dialect: Dialect, table: Builder): Builder {
+  return dialect === 'postgres'
+    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}
+
+function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001_accounts': {
+      async up(db: Kysely<unknown>) {
+        await withId(dialect, db.schema.createTable('users'))
+          .addColumn('email', 'varchar(320)', (c) => c.notNull().unique())
+          .addColumn('password_hash', 'text')
+          .addColumn('first_name', 'varchar(100)', (c) => c.notNull())
+          .addColumn('last_name', 'varchar(100)', (c) => c.notNull())
+          .addColumn('company', 'varchar(100)', (c) => c.notNull())
+          .addColumn('company_id', 'varchar(100)', (c) => c.notNull().defaultTo(''))
+          .addColumn('phone', 'varchar(32)', (c) => c.unique())
+          .addColumn('landline', 'varchar(32)', (c) => c.notNull().defaultTo(''))
+          .addColumn('country', 'varchar(100)', (c) => c.notNull())
+          .addColumn('job_title', 'varchar(100)', (c) => c.notNull().defaultTo(''))
+          .addColumn('role', 'varchar(8)', (c) => c.notNull())
+          .addColumn('status', 'varchar(16)', (c) => c.notNull())
+          .addColumn('language', 'varchar(8)', (c) => c.notNull())
+          .addColumn('training_priority', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('download_permission', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('oidc_subject', 'varchar(255)')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('activated_at', 'bigint')
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('users_status_idx').on('users').column('status').execute();
+
+        await withId(dialect, db.schema.createTable('sessions'))
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('ended_at', 'bigint')
+          .addColumn('end_reason', 'varchar(16)')
+          .execute();
+        await db.schema.createIndex('sessions_user_idx').on('sessions').column('user_id').execute();
+
+        await withId(dialect, db.schema.createTable('one_time_tokens'))
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('purpose', 'varchar(16)', (c) => c.notNull())
+          .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('used_at', 'bigint')
+          .execute();
+
+        await withId(dialect, db.schema.createTable('login_codes'))
+          .addColumn('email', 'varchar(320)', (c) => c.notNull())
+          .addColumn('code_hash', 'varchar(64)', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('used_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('login_codes_email_idx').on('login_codes').column('email').execute();
+
+        await withId(dialect, db.schema.createTable('outbox'))
+          .addColumn('to_address', 'varchar(320)', (c) => c.notNull())
+          .addColumn('subject', 'text', (c) => c.notNull())
+          .addColumn('text', 'text', (c) => c.notNull())
+          .addColumn('link', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('outbox_to_idx').on('outbox').column('to_address').execute();
+
+        await db.schema
+          .createTable('oidc_states')
+          .addColumn('state', 'varchar(128)', (c) => c.primaryKey())
+          .addColumn('nonce', 'varchar(128)', (c) => c.notNull())
+          .addColumn('code_verifier', 'varchar(128)', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
+  };
+}
+
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return { getMigrations: async () => migrations(dialect) };
+}

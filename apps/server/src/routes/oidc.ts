@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AuthPaths, Errors } from '@loupe/contracts';
+import type { Deps } from '../services/deps.js';
+import type { OidcService } from '../services/oidc.js';
+
+const COOKIE = 'loupe_oidc_state';
+
+/** Browser navigations: both answer with redirects, never with JSON. */
+export function oidcRoutes(deps: Deps, oidc: OidcService | null): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['single sign-on'];
+    const cookiePath = '/api/auth/oidc';
+    app.get(AuthPaths.oidcStart, { schema: { tags } }, async (req, reply) => {
+      if (!oidc) return reply.redirect(`/signin?error=${Errors.oidcNotConfigured.code}`);
+      try {
+        const { url, state } = await oidc.start();
+        reply.setCookie(COOKIE, state, {
+          path: cookiePath,
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: deps.config.publicUrl.startsWith('https:'),
+          maxAge: 600,
+        });
+        return reply.redirect(url);
+      } catch (err) {
+        req.log.warn({ err }, 'OIDC provider unreachable');
+        return reply.redirect(`/signin?error=${Errors.oidcFailed.code}`);
+      }
+    });
+    app.get(AuthPaths.oidcCallback, { schema: { tags } }, async (req, reply) => {
+      if (!oidc) return reply.redirect(`/signin?error=${Errors.oidcNotConfigured.code}`);
+      const url = new URL(req.url, deps.config.publicUrl);
+      const target = await oidc.finish(url, req.cookies[COOKIE]);
+      reply.clearCookie(COOKIE, { path: cookiePath });
+      return reply.redirect(target);
+    });
+  };
+}

@@ -1,0 +1,100 @@
+import { Roles, type AccountStatus, type AdminAccount, type OutboxMail } from '@loupe/contracts';
+import { fail } from '../errors.js';
+import type { User } from '../db/users.js';
+import type { Deps } from './deps.js';
+import { randomPassword } from './crypto.js';
+import { renderMail } from './mail-templates.js';
+import { displayName } from './user-view.js';
+
+function adminAccount(u: User): AdminAccount {
+  return {
+    id: u.id,
+    email: u.email,
+    firstName: u.first_name,
+    lastName: u.last_name,
+    company: u.company,
+    phone: u.phone ?? '',
+    country: u.country,
+    jobTitle: u.job_title,
+    status: u.status,
+    role: u.role,
+    createdAt: new Date(u.created_at).toISOString(),
+  };
+}
+
+export async function listAccounts(deps: Deps, status?: AccountStatus): Promise<AdminAccount[]> {
+  return (await deps.users.list(status)).map(adminAccount);
+}
+
+/** Approve or reject an account that has been activated; the user is told by mail. */
+export async function review(deps: Deps, id: number, decision: 'approved' | 'rejected'): Promise<AdminAccount> {
+  const user = await deps.users.findById(id);
+  if (!user) fail('notFound');
+  if (user.role === Roles.admin) fail('forbidden');
+  const allowedFrom: AccountStatus[] = decision === 'approved' ? ['pending', 'rejected'] : ['pending', 'approved'];
+  if (!allowedFrom.includes(user.status)) fail('accountNotPending');
+  await deps.users.update(id, { status: decision, updated_at: deps.now() });
+  if (decision === 'rejected') await deps.sessions.endAllOf(id, 'revoked', deps.now());
+  const link = decision === 'approved' ? `${deps.config.publicUrl}/signin` : null;
+  const mail = renderMail(user.language, decision, { name: displayName(user), link: link ?? '' });
+  try {
+    await deps.mailer.send({ to: user.email, ...mail, link });
+  } catch (err) {
+    // The decision stands even if the notice could not be delivered; the admin sees it in the log.
+    deps.log.error(err, 'review notice could not be sent');
+  }
+  return adminAccount({ ...user, status: decision });
+}
+
+export async function listOutbox(deps: Deps, to?: string): Promise<OutboxMail[]> {
+  const rows = await deps.outbox.list(to?.trim().toLowerCase() || undefined);
+  return rows.map((r) => ({
+    id: r.id,
+    to: r.to_address,
+    subject: r.subject,
+    text: r.text,
+    link: r.link,
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
+}
+
+/**
+ * The first administrator: from LOUPE_ADMIN_EMAIL / LOUPE_ADMIN_PASSWORD, or generated and printed once
+ * when no administrator exists yet. An existing account with that email is promoted, its password kept.
+ */
+export async function ensureFirstAdmin(deps: Deps, print: (line: string) => void): Promise<void> {
+  const { adminEmail, adminPassword } = deps.config;
+  if (!adminEmail && (await deps.users.hasAdmin())) return;
+  const email = adminEmail ?? 'admin@loupe.local';
+  const existing = await deps.users.findByEmail(email);
+  const now = deps.now();
+  if (existing) {
+    if (existing.role !== Roles.admin || existing.status !== 'approved') {
+      await deps.users.update(existing.id, { role: Roles.admin, status: 'approved', updated_at: now });
+    }
+    return;
+  }
+  const password = adminPassword ?? randomPassword();
+  await deps.users.insert({
+    email,
+    password_hash: await deps.hasher.hash(password),
+    first_name: 'Admin',
+    last_name: '',
+    company: '',
+    company_id: '',
+    phone: null,
+    landline: '',
+    country: '',
+    job_title: '',
+    role: Roles.admin,
+    status: 'approved',
+    language: 'en',
+    training_priority: 0,
+    download_permission: 1,
+    oidc_subject: null,
+    created_at: now,
+    activated_at: now,
+    updated_at: now,
+  });
+  if (!adminPassword) print(`Loupe: created the first administrator ${email} with password ${password} (shown once).`);
+}

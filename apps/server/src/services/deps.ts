@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { DB } from '../db/schema.js';
+import type { UsersRepo } from '../db/users.js';
+import type { SessionsRepo } from '../db/sessions.js';
+import type { TokensRepo } from '../db/tokens.js';
+import type { OutboxRepo } from '../db/outbox.js';
+import type { oidcStatesRepo } from '../db/oidc-states.js';
+import type { Mailer } from '../adapters/mailer.js';
+import type { PasswordHasher } from './crypto.js';
+
+/** What services get: configuration, repositories, ports and the clock (tests move time forward). */
+export interface Deps {
+  config: Config;
+  db: Kysely<DB>;
+  users: UsersRepo;
+  sessions: SessionsRepo;
+  tokens: TokensRepo;
+  outbox: OutboxRepo;
+  oidcStates: ReturnType<typeof oidcStatesRepo>;
+  mailer: Mailer;
+  hasher: PasswordHasher;
+  now: () => number;
+  log: { info(msg: string): void; warn(msg: string): void; error(obj: unknown, msg?: string): void };
+}
