@@ -22,6 +22,8 @@ export interface RouteDef {
   privateOnly?: boolean;
   /** Redirect instead of a page. */
   redirect?: string;
+  /** Model-type child of a typed data step (/mark/ocr → 'ocr'). */
+  segment?: string;
 }
 
 /** Auth screens built by the account pages; the shell mounts them by path. */
@@ -63,14 +65,14 @@ const STANDALONE: RouteDef[] = [
 /** Each data step plus one child per model type: /mark, /mark/ocr, /mark/segmentation, … */
 const DATA_STEPS: RouteDef[] = TYPED_STEPS.flatMap((step) => [
   page(`/${step}`),
-  ...STEP_SEGMENTS.map((segment) => page(`/${step}/${segment}`, { title: step })),
+  ...STEP_SEGMENTS.map((segment) => page(`/${step}/${segment}`, { title: step, segment })),
 ]);
 
 const DOWNLOAD: RouteDef[] = [
   page('/download', { redirect: '/download/downloadImage' }),
-  page('/download/downloadImage'),
-  page('/download/downloadModel'),
-  page('/download/downloadSDK'),
+  page('/download/downloadImage', { title: 'downloadImage' }),
+  page('/download/downloadModel', { title: 'downloadModel' }),
+  page('/download/downloadSDK', { title: 'downloadSDK' }),
 ];
 
 const OTHERS: RouteDef[] = [

@@ -1,0 +1,40 @@
+import { useState, type ReactNode } from 'react';
+import { BrowserRouter } from 'react-router-dom';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import type { Locale } from 'antd/es/locale';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import deDE from 'antd/locale/de_DE';
+import ruRU from 'antd/locale/ru_RU';
+import { Limits, type Language } from '@loupe/contracts';
+import { useTranslation } from '@/i18n';
+
+const ANT_LOCALES: Record<Language, Locale> = { en: enUS, zh: zhCN, de: deDE, ru: ruRU };
+
+export function antLocale(language: string): Locale {
+  return ANT_LOCALES[language as Language] ?? enUS;
+}
+
+function makeQueryClient() {
+  // The HTTP client already decides what the user sees on failure; blind retries would repeat dialogs.
+  return new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+}
+
+/** Root providers: TanStack Query, Ant Design (locale follows i18next), the App context and the router. */
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(makeQueryClient);
+  const { i18n } = useTranslation();
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ConfigProvider locale={antLocale(i18n.language)} theme={{ token: { colorPrimary: '#1f6feb' } }}>
+        <AntApp
+          message={{ duration: Limits.messageDurationMs / 1000, maxCount: 3, top: Limits.warningOffsetPx }}
+          notification={{ placement: 'topRight' }}
+        >
+          <BrowserRouter>{children}</BrowserRouter>
+        </AntApp>
+      </ConfigProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,42 @@
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { useDeployment } from '@/app/config';
+import { MainLayout } from '@/layout/MainLayout';
+import { PublicLayout } from '@/layout/PublicLayout';
+import { StandaloneLayout } from '@/layout/StandaloneLayout';
+import { GuardOutlet } from './GuardOutlet';
+import { renderPage } from './pages';
+import { NOT_FOUND_PATH, routesFor, type RouteDef, type RouteKind } from './table';
+
+const LAYOUTS: Record<RouteKind, () => React.JSX.Element> = {
+  public: PublicLayout,
+  standalone: StandaloneLayout,
+  layout: MainLayout,
+};
+
+function element(route: RouteDef) {
+  return route.redirect ? <Navigate to={route.redirect} replace /> : renderPage(route);
+}
+
+/** The route table rendered for this deployment; unknown paths go to /404. */
+export function AppRoutes() {
+  const routes = routesFor(useDeployment());
+  return (
+    <Routes>
+      <Route element={<GuardOutlet />}>
+        {(Object.keys(LAYOUTS) as RouteKind[]).map((kind) => {
+          const Layout = LAYOUTS[kind];
+          return (
+            <Route key={kind} element={<Layout />}>
+              {routes
+                .filter((r) => r.kind === kind)
+                .map((r) => (
+                  <Route key={r.path} path={r.path} element={element(r)} />
+                ))}
+            </Route>
+          );
+        })}
+        <Route path="*" element={<Navigate to={NOT_FOUND_PATH} replace />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,24 @@
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { useDeployment } from '@/app/config';
+import { useSession } from '@/stores/session';
+import { useProject } from '@/stores/project';
+import { guard } from './guards';
+
+/** Runs the navigation guard for every route, before any layout renders. */
+export function GuardOutlet() {
+  const { pathname } = useLocation();
+  const deployment = useDeployment();
+  const token = useSession((s) => s.token);
+  const role = useSession((s) => s.user?.role);
+  const project = useProject((s) => s.project);
+  const redirect = guard({ pathname, deployment, token, role, project });
+
+  useEffect(() => {
+    // History mode keeps the old scroll offset; a new page starts at the top (SPEC §2).
+    window.scrollTo(0, 0);
+  }, [pathname]);
+
+  if (redirect && redirect !== pathname) return <Navigate to={redirect} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,28 @@
+import type { ComponentType } from 'react';
+import { authPages } from '@/pages/auth';
+import { accountPages } from '@/pages/account';
+import { adminPages } from '@/pages/admin';
+import { Dashboard } from '@/pages/shell/Dashboard';
+import { LoadingPage } from '@/pages/shell/LoadingPage';
+import { NotFound } from '@/pages/shell/NotFound';
+import { TitlePage } from '@/pages/shell/TitlePage';
+import { Usage } from '@/pages/shell/Usage';
+import type { RouteDef } from './table';
+
+const SHELL_PAGES: Record<string, ComponentType> = {
+  '/loading-page': LoadingPage,
+  '/404': NotFound,
+  '/dashboard': Dashboard,
+  '/usage': Usage,
+};
+
+/** Pages built elsewhere are mounted by path; anything not built yet shows its title over an empty state. */
+export function pageFor(route: RouteDef): ComponentType | null {
+  return SHELL_PAGES[route.path] ?? authPages[route.path] ?? accountPages[route.path] ?? adminPages[route.path] ?? null;
+}
+
+export function renderPage(route: RouteDef) {
+  const Page = pageFor(route);
+  if (Page) return <Page />;
+  return <TitlePage title={route.title} segment={route.segment} />;
+}
