@@ -87,6 +87,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     global: true,
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
+    // Only the API is limited: one page load fetches many static files.
+    allowList: (req) => !req.url.startsWith('/api'),
     errorResponseBuilder: () => new AppError('tooManyRequests'),
   });
   await app.register(swagger, {

@@ -135,7 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     oidc: issuer && clientId && clientSecret ? { issuer, clientId, clientSecret } : null,
     rateLimit: {
-      max: int('RATE_LIMIT_MAX', 600, 1, 1_000_000),
+      max: int('RATE_LIMIT_MAX', 1200, 1, 1_000_000),
       authMax: int('RATE_LIMIT_AUTH_MAX', 20, 1, 1_000_000),
       windowMs: int('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
     },

@@ -16,12 +16,11 @@ export function registerRoutes(deps: Deps, strict: { max: number; timeWindow: nu
       {
         schema: { tags, body: RegisterBody, response: responses(Type.Null()) },
         config: { rateLimit: strict },
-        // Sign-up by phone (phone given, no email) must say so before the schema asks for an email.
+        // Sign-up by phone (a phone and no email field at all) must say so before the schema asks for an
+        // email; the e-mail form sends its blank email field, which stays a missing-field error.
         preValidation: async (req) => {
           const b = (req.body ?? {}) as Record<string, unknown>;
-          if (!String(b.email ?? '').trim() && String(b.phone ?? '').trim() && b.password !== undefined) {
-            fail('phoneNotSupported');
-          }
+          if (b.email === undefined && String(b.phone ?? '').trim()) fail('phoneNotSupported');
         },
       },
       async (req) => {
