@@ -7,7 +7,14 @@ import { Limits } from '@loupe/contracts';
  * catalogue the server answers with, so a value refused in the form reads exactly like the server's refusal.
  */
 export function formRules(t: TFunction) {
-  const pattern = (source: string, key: string): FormRule => ({ pattern: new RegExp(source), message: t(key) });
+  // Values are trimmed before they are sent, so surrounding spaces must not fail the format check.
+  const pattern = (source: string, key: string): FormRule => {
+    const re = new RegExp(source);
+    return {
+      validator: (_rule, value: unknown) =>
+        !value || re.test(String(value).trim()) ? Promise.resolve() : Promise.reject(new Error(t(key))),
+    };
+  };
   return {
     required: (field: string): FormRule => ({
       required: true,
@@ -27,7 +34,8 @@ export function formRules(t: TFunction) {
       max: Limits.passwordMax,
       message: t('errors:passwordLength'),
     } satisfies FormRule,
-    passwordChars: pattern(Limits.passwordPattern, 'errors:passwordChars'),
+    // Passwords are sent as typed, so a space anywhere is a forbidden character.
+    passwordChars: { pattern: new RegExp(Limits.passwordPattern), message: t('errors:passwordChars') } satisfies FormRule,
     /** Confirmation must equal the field `other`; re-checked when either changes via `dependencies`. */
     sameAs: (other: string): FormRule => ({ getFieldValue }) => ({
       validator(_rule, value: unknown) {

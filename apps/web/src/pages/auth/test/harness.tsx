@@ -1,9 +1,13 @@
 import type { ReactElement } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, configure, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import i18n from '@/i18n';
+
+// Two cores are shared with model training: give Ant Design's asynchronous validation room before failing.
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 30_000 });
 
 // Ant Design's responsive grid asks for matchMedia, which jsdom does not have.
 if (!window.matchMedia) {
@@ -19,6 +23,20 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+// Ant Design's Select measures its popup with ResizeObserver, which jsdom does not have either.
+if (!('ResizeObserver' in window)) {
+  window.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+}
+
+// jsdom resolves computed styles by walking every stylesheet, and Ant Design injects hundreds of them; the
+// pages under test never depend on computed values, so an empty declaration keeps each test fast.
+const emptyStyle = () => document.createElement('div').style;
+window.getComputedStyle = emptyStyle as unknown as typeof window.getComputedStyle;
 
 function Where() {
   const l = useLocation();

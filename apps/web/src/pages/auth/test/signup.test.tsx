@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { AuthPaths, Errors, Limits } from '@loupe/contracts';
 import '@/i18n';
 import { CountdownButton } from '../shared/CountdownButton';
@@ -16,6 +16,23 @@ afterEach(() => {
 const fill = (values: Record<string, string>) => {
   for (const [field, value] of Object.entries(values)) type(`signup-${field}`, value);
 };
+
+/** Ant Design's Select: open it, search, and click the option (its list is rendered in a portal). */
+async function pickCountry(name: string) {
+  const input = document.getElementById('country')!;
+  await act(async () => {
+    fireEvent.mouseDown(input);
+    fireEvent.change(input, { target: { value: name } });
+  });
+  const option = await waitFor(() => {
+    const el = document.querySelector(`.ant-select-item-option[title="${name}"]`);
+    if (!el) throw new Error(`no option ${name}`);
+    return el;
+  });
+  await act(async () => {
+    fireEvent.click(option);
+  });
+}
 
 const valid = {
   firstName: 'Ada',
@@ -63,9 +80,7 @@ describe('registration form (SPEC §5)', () => {
     const calls = mockServer({ [`POST ${AuthPaths.register}`]: {} });
     renderPage(<SignupEmail />, '/signupEmail');
     fill({ ...valid, company: '  Analytical Engines ' });
-    // Ant Design's Select opens on mouse down; the country is picked from its list.
-    fireEvent.mouseDown(screen.getByRole('combobox'));
-    fireEvent.click(await screen.findByTitle('Germany'));
+    await pickCountry('Germany');
     await click('signup-submit');
     expect(await location()).toBe('/send-verify?email=ada%40example.com');
     expect(calls[0]?.body).toMatchObject({ ...valid, country: 'DE', language: 'en' });
@@ -76,8 +91,7 @@ describe('registration form (SPEC §5)', () => {
     mockServer({ [`POST ${AuthPaths.register}`]: { code: Errors.emailRegistered.code, message, status: 409 } });
     renderPage(<SignupEmail />, '/signupEmail');
     fill(valid);
-    fireEvent.mouseDown(screen.getByRole('combobox'));
-    fireEvent.click(await screen.findByTitle('France'));
+    await pickCountry('France');
     await click('signup-submit');
     expect(await screen.findByText(message)).toBeTruthy();
     expect(screen.queryByTestId('signup-error')).toBeNull();
