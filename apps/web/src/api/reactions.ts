@@ -2,7 +2,7 @@ import { errorByCode, Limits, type ErrorReaction } from '@loupe/contracts';
 import i18n from '@/i18n';
 import { getProject } from '@/stores/project';
 import { stepPath } from '@/routes/steps';
-import { ApiError } from './errors';
+import type { ApiError } from './errors';
 import { feedback, useRelogin } from './feedback';
 
 let lastRelogin = Number.NEGATIVE_INFINITY;

@@ -32,7 +32,9 @@ export function Providers({ children }: { children: ReactNode }) {
           message={{ duration: Limits.messageDurationMs / 1000, maxCount: 3, top: Limits.warningOffsetPx }}
           notification={{ placement: 'topRight' }}
         >
-          <BrowserRouter>{children}</BrowserRouter>
+          {/* Location updates render in the same batch as store updates: with transitions, signing out would
+              render the old page without a session first and its guard would win over the sign-out redirect. */}
+          <BrowserRouter useTransitions={false}>{children}</BrowserRouter>
         </AntApp>
       </ConfigProvider>
     </QueryClientProvider>

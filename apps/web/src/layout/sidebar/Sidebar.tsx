@@ -37,7 +37,9 @@ export function Sidebar({ collapsed, mobile, onNavigate }: Props) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const menus = useSession((s) => s.user?.menus);
-  const isPrivate = useDeployment() === 'private';
+  const userIsPrivate = useSession((s) => s.user?.isprivate ?? false);
+  // Either the deployment or the account can be private (the login response carries isprivate, SPEC §7).
+  const isPrivate = useDeployment() === 'private' || userIsPrivate;
   const project = useProject((s) => s.project);
   const versions = useProject((s) => s.versions);
 
