@@ -22,7 +22,7 @@ describe('registration rules (SPEC §5)', () => {
   ])('requires %s', async (field, message) => {
     // A missing email key means sign-up by phone (tested below); a blank one is a missing field.
     if (field !== 'email') {
-      const { [field]: _omit, ...body } = newUser();
+      const { [field]: _omit, ...body } = newUser() as Record<string, string>;
       const r = await register(body);
       expect(r).toMatchObject({ status: 400, code: Errors.fieldRequired.code, message });
     }

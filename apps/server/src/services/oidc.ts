@@ -12,6 +12,8 @@ import { startSession } from './sessions.js';
  */
 const STATE_TTL_MS = 10 * 60 * 1000;
 
+type Claims = client.IDToken & Partial<client.UserInfoResponse>;
+
 export const oidcCallbackPath = '/api/auth/oidc/callback';
 
 export interface OidcService {
@@ -69,15 +71,21 @@ export function oidcService(deps: Deps): OidcService | null {
       if (!saved || saved.state !== browserState || saved.created_at < deps.now() - STATE_TTL_MS) {
         return errorRedirect('oidcFailed');
       }
-      let claims: client.IDToken | undefined;
+      let claims: Claims | undefined;
       try {
-        const tokens = await client.authorizationCodeGrant(await configuration(), callbackUrl, {
+        const config = await configuration();
+        const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
           pkceCodeVerifier: saved.code_verifier,
           expectedState: saved.state,
           expectedNonce: saved.nonce,
           idTokenExpected: true,
         });
-        claims = tokens.claims();
+        const idToken = tokens.claims();
+        claims = idToken;
+        // Providers that follow OIDC strictly put profile and email claims only in userinfo.
+        if (idToken && typeof idToken.email !== 'string') {
+          claims = { ...idToken, ...(await client.fetchUserInfo(config, tokens.access_token, idToken.sub)) };
+        }
       } catch (err) {
         deps.log.warn(`OIDC sign-in failed: ${String(err)}`);
         return errorRedirect('oidcFailed');
@@ -96,7 +104,7 @@ export function oidcService(deps: Deps): OidcService | null {
   };
 }
 
-async function findOrCreate(deps: Deps, claims: client.IDToken, email: string): Promise<User> {
+async function findOrCreate(deps: Deps, claims: Claims, email: string): Promise<User> {
   const now = deps.now();
   const existing = (await deps.users.findByOidcSubject(`${claims.iss}|${claims.sub}`)) ?? (await deps.users.findByEmail(email));
   if (existing) {
