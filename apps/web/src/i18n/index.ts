@@ -34,6 +34,8 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
 });
 
+if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
+
 /** The language every call sends in the Language header. */
 export function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import Cookies from 'js-cookie';
 import { Limits } from '@loupe/contracts';
 
@@ -20,14 +20,15 @@ function readCollapsed(): boolean {
 export function useSidebarState() {
   const [mobile, setMobile] = useState(() => isMobileWidth(window.innerWidth));
   const [collapsed, setCollapsedState] = useState(() => mobile || readCollapsed());
+  const mobileRef = useRef(mobile);
 
   useEffect(() => {
     const onResize = () => {
       const nowMobile = isMobileWidth(window.innerWidth);
-      setMobile((was) => {
-        if (was !== nowMobile) setCollapsedState(nowMobile ? true : readCollapsed());
-        return nowMobile;
-      });
+      if (nowMobile === mobileRef.current) return;
+      mobileRef.current = nowMobile;
+      setMobile(nowMobile);
+      setCollapsedState(nowMobile ? true : readCollapsed());
     };
     window.addEventListener('resize', onResize);
     return () => window.removeEventListener('resize', onResize);

@@ -3,7 +3,9 @@ import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useDeployment } from '@/app/config';
 import { useSession } from '@/stores/session';
 import { useProject } from '@/stores/project';
+import { useTranslation } from '@/i18n';
 import { guard } from './guards';
+import { findRoute } from './table';
 
 /** Runs the navigation guard for every route, before any layout renders. */
 export function GuardOutlet() {
@@ -13,6 +15,13 @@ export function GuardOutlet() {
   const role = useSession((s) => s.user?.role);
   const project = useProject((s) => s.project);
   const redirect = guard({ pathname, deployment, token, role, project });
+  const { t } = useTranslation(['routes', 'layout']);
+  const title = findRoute(pathname, deployment)?.title;
+  const platform = t(deployment === 'private' ? 'layout:platformTitlePrivate' : 'layout:platformTitle');
+
+  useEffect(() => {
+    document.title = title && !redirect ? `${t(title)} · ${platform}` : platform;
+  }, [title, redirect, platform, t]);
 
   useEffect(() => {
     // History mode keeps the old scroll offset; a new page starts at the top (SPEC §2).
