@@ -1,10 +1,10 @@
 import { createApprovedUser } from '../support/api.js';
-import { expect, test } from '../support/fixtures.js';
+import { expect, snap, test } from '../support/fixtures.js';
 import { signInAsUser } from '../support/ui.js';
 
 test('the sidebar language switch passes through /loading-page, returns to the page and translates it', async ({
   user: page,
-}) => {
+}, testInfo) => {
   const account = await createApprovedUser('lang');
   await signInAsUser(page, account);
   await page.goto('/profile?tab=1#top');
@@ -29,6 +29,7 @@ test('the sidebar language switch passes through /loading-page, returns to the p
   expect(passage!.searchParams.get('path')).toBe('/profile');
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.getByTestId('menu-changePassword')).toHaveText('Passwort ändern');
+  await snap(page, testInfo, 'profile-de');
 
   // The choice lives in local storage, so a reload stays German.
   await page.reload();

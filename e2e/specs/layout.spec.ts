@@ -1,5 +1,5 @@
 import { createApprovedUser } from '../support/api.js';
-import { expect, test } from '../support/fixtures.js';
+import { expect, snap, test } from '../support/fixtures.js';
 import { signInAsUser } from '../support/ui.js';
 
 const MOBILE_BREAKPOINT = 992;
@@ -26,7 +26,7 @@ test('the sidebar collapses below 992 px and its mobile overlay closes it', asyn
   await expect(sidebar).not.toHaveClass(/ant-layout-sider-collapsed/);
   await expect.poll(width).toBeGreaterThan(150);
   await expect(overlay).toBeVisible();
-  await testInfo.attach('mobile-sidebar-open.png', { body: await page.screenshot(), contentType: 'image/png' });
+  await snap(page, testInfo, 'mobile-sidebar-open');
 
   // Click the dimmed part of the page, to the right of the open sidebar.
   await overlay.click({ position: { x: 700, y: 300 } });

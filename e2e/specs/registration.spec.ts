@@ -1,6 +1,6 @@
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/env.js';
 import { freshUser, latestLink } from '../support/api.js';
-import { expect, test } from '../support/fixtures.js';
+import { expect, snap, test } from '../support/fixtures.js';
 import { fillSignup, signIn } from '../support/ui.js';
 
 test('a new user registers, activates by mail, waits for review, is approved and signs in', async ({
@@ -25,7 +25,7 @@ test('a new user registers, activates by mail, waits for review, is approved and
     const review = page.getByTestId('registered-confirm');
     await expect(review).toContainText('under review');
     await expect(review).toContainText('We will contact you within 24 hours');
-    await testInfo.attach('under-review.png', { body: await page.screenshot(), contentType: 'image/png' });
+    await snap(page, testInfo, 'under-review');
   });
 
   await test.step('signing in before approval says the account is under review', async () => {
@@ -41,17 +41,17 @@ test('a new user registers, activates by mail, waits for review, is approved and
     await admin.getByTestId('menu-userManagement').click();
     await expect(admin).toHaveURL(/\/userManagement$/);
     const row = admin.getByTestId(`account-${newUser.email}`);
-    // What the applicant typed reached the reviewer, field by field.
+    // What the applicant typed reached the reviewer, field by field (the server stores the phone without spaces).
     for (const value of [
       `${newUser.firstName} ${newUser.lastName}`,
       newUser.company,
-      newUser.phone,
+      newUser.phone.replace(/\s/g, ''),
       newUser.country,
       newUser.jobTitle,
     ]) {
       await expect(row).toContainText(value);
     }
-    await testInfo.attach('user-management.png', { body: await admin.screenshot(), contentType: 'image/png' });
+    await snap(admin, testInfo, 'user-management');
     await admin.getByTestId(`approve-${newUser.email}`).click();
     // The pending list no longer holds the account once the server accepted the decision.
     await expect(row).toHaveCount(0);
@@ -61,7 +61,7 @@ test('a new user registers, activates by mail, waits for review, is approved and
     await page.getByTestId('signin-submit').click();
     await expect(page).toHaveURL(/\/agentList$/);
     await expect(page.getByTestId('user-menu')).toContainText(newUser.email);
-    await testInfo.attach('agent-list.png', { body: await page.screenshot(), contentType: 'image/png' });
+    await snap(page, testInfo, 'agent-list');
   });
 
   await test.step('working pages show the sidebar', async () => {
@@ -69,5 +69,6 @@ test('a new user registers, activates by mail, waits for review, is approved and
     await expect(page.getByTestId('sidebar')).toBeVisible();
     await expect(page.getByTestId('menu-agentList')).toBeVisible();
     await expect(page.getByTestId('user-menu')).toContainText(newUser.email);
+    await snap(page, testInfo, 'profile');
   });
 });

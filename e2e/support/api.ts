@@ -60,14 +60,17 @@ export function outbox(to: string): Promise<OutboxMail[]> {
   return asAdmin((token) => call<OutboxMail[]>('GET', `/api/admin/outbox?to=${encodeURIComponent(to)}`, undefined, token));
 }
 
-/** The newest mail to `to` that carries a link, polled for a while because sending may be asynchronous. */
-export async function latestLink(to: string, timeoutMs = 15_000): Promise<string> {
+/**
+ * The newest mail to `to` whose link leads to `path` (the activation link is /registered/check), polled for a
+ * while because sending may be asynchronous.
+ */
+export async function latestLink(to: string, path = '/registered/check', timeoutMs = 15_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mails = (await outbox(to)).filter((m) => m.link);
+    const mails = (await outbox(to)).filter((m) => m.link && new URL(m.link).pathname === path);
     const newest = mails.sort((a, b) => b.id - a.id)[0];
     if (newest?.link) return newest.link;
-    if (Date.now() > deadline) throw new Error(`No mail with a link reached the outbox for ${to}`);
+    if (Date.now() > deadline) throw new Error(`No mail with a link to ${path} reached the outbox for ${to}`);
     await new Promise((r) => setTimeout(r, 300));
   }
 }
@@ -87,14 +90,17 @@ let counter = 0;
 /** A user no other spec has registered: the e-mail carries the time and a counter. */
 export function freshUser(tag: string): NewUser {
   counter += 1;
-  const stamp = `${Date.now().toString(36)}${counter}`;
+  const now = Date.now();
+  const stamp = `${now.toString(36)}${counter}`;
+  // Phones are unique per account too: nine digits from the clock and the counter.
+  const digits = String(now * 100 + counter).slice(-9);
   return {
     firstName: 'Ada',
     lastName: 'Lovelace',
     email: `${tag}-${stamp}@factory.test`,
     password: 'Gears1843',
     company: 'Analytical Engines Ltd',
-    phone: '+44 20 7946 0958',
+    phone: `+44 7${digits}`,
     country: 'United Kingdom',
     jobTitle: 'Quality engineer',
   };

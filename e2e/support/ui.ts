@@ -47,7 +47,13 @@ async function pickCountry(page: Page, country: string): Promise<void> {
   await expect(select).toContainText(country);
 }
 
-/** The Ant Design validation message under a form field, found from the field's test id. */
+/**
+ * The Ant Design validation message under a form field, found from the field's test id. A replaced message
+ * fades out for a moment beside its successor; the leaving one is not what the user reads.
+ */
 export function fieldError(page: Page, testId: string) {
-  return page.locator('.ant-form-item').filter({ has: page.getByTestId(testId) }).locator('.ant-form-item-explain-error');
+  return page
+    .locator('.ant-form-item')
+    .filter({ has: page.getByTestId(testId) })
+    .locator('.ant-form-item-explain-error:not(.ant-form-show-help-item-leave)');
 }
