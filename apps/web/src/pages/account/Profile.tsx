@@ -35,12 +35,21 @@ export default function Profile() {
   }
   const p = profile.data;
   const label = (f: string) => t(`profile.${f}`);
-  const text = (f: string, required: boolean) => [...(required ? [r.required(label(f))] : []), r.textMax(label(f))];
-  const save = (v: Values) =>
-    update.mutate(
-      Object.fromEntries(Object.entries(v).map(([k, x]) => [k, (x ?? '').trim()])) as Values,
-      { onSuccess: () => void message.success(t('profile.saved')) },
-    );
+  const stored = editable(p);
+  // A name or company the account already has cannot be blanked (the server refuses), but accounts created
+  // without one (the seeded administrator, single sign-on) may still save their other fields.
+  const text = (f: keyof Values, required: boolean) => [
+    ...(required && stored[f] ? [r.required(label(f))] : []),
+    r.textMax(label(f)),
+  ];
+  // Only changed fields are sent, so an untouched empty required field is never submitted.
+  const save = (v: Values) => {
+    const changed = Object.entries(v)
+      .map(([k, x]) => [k, (x ?? '').trim()] as const)
+      .filter(([k, x]) => x !== stored[k as keyof Values]);
+    if (changed.length === 0) return void message.info(t('profile.unchanged'));
+    update.mutate(Object.fromEntries(changed), { onSuccess: () => void message.success(t('profile.saved')) });
+  };
   // The language takes effect at once, in the UI and on the account, so mails follow it too.
   const changeLanguage = (language: Language) => {
     void setLanguage(language);

@@ -9,6 +9,9 @@ import { useAccounts, useReview, type Decision } from './accountsApi';
 
 type Filter = AccountStatus | 'all';
 
+/** Pending first: reviewing is what this page is for. */
+const FILTERS: Filter[] = ['pending', ...AccountStatuses.filter((s) => s !== 'pending'), 'all'];
+
 const STATUS_COLOR: Record<AccountStatus, string> = {
   unactivated: 'default',
   pending: 'gold',
@@ -91,7 +94,7 @@ export default function UserManagement() {
       <Segmented<Filter>
         value={filter}
         onChange={setFilter}
-        options={[...AccountStatuses, 'all' as const].map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        options={FILTERS.map((s) => ({ value: s, label: t(`status.${s}`) }))}
         style={{ marginBottom: '1rem' }}
         data-testid="users-filter"
       />

@@ -25,8 +25,8 @@ if (!window.matchMedia) {
 }
 
 // Ant Design's Select measures its popup with ResizeObserver, which jsdom does not have either.
-if (!('ResizeObserver' in window)) {
-  window.ResizeObserver = class {
+if (!('ResizeObserver' in globalThis)) {
+  globalThis.ResizeObserver = class {
     observe() {}
     unobserve() {}
     disconnect() {}
