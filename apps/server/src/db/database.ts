@@ -21,7 +21,12 @@ const INT8_OID = 20;
 export async function openDatabase(config: Config): Promise<Database> {
   const dialect: Dialect = config.databaseUrl ? 'postgres' : 'sqlite';
   const db = dialect === 'postgres' ? await postgres(config) : sqlite(config);
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(dialect),
+    // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
+    ...(dialect === 'postgres' && config.databaseSchema ? { migrationTableSchema: config.databaseSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
