@@ -36,7 +36,8 @@ export default function Logging() {
   useEffect(() => {
     if (info.data) {
       setUserInfo(info.data);
-      navigate(homeFor(info.data.role), { replace: true });
+      // An account made by single sign-on has no company yet: registration is finished before work starts.
+      navigate(info.data.companyName ? homeFor(info.data.role) : '/finish-register-info', { replace: true });
     } else if (info.isError) {
       clear();
     }

@@ -31,7 +31,18 @@ export default function SetPassword() {
   if (token) {
     body = <NewPasswordForm submit={(v) => authApi.reset({ ...v, token })} onDone={done('/signin')} testPrefix="set-password" />;
   } else if (signedIn) {
-    body = <NewPasswordForm submit={authApi.setPassword} onDone={done(homeFor(user?.role ?? ''))} testPrefix="set-password" />;
+    const home = homeFor(user?.role ?? '');
+    body = (
+      <>
+        <NewPasswordForm submit={authApi.setPassword} onDone={done(home)} testPrefix="set-password" />
+        {/* Single sign-on keeps working without a password, so choosing one can wait. */}
+        <div style={{ marginTop: '1rem', textAlign: 'center' }}>
+          <Link to={home} replace data-testid="set-password-later">
+            {t('passive.later')}
+          </Link>
+        </div>
+      </>
+    );
   } else {
     body = (
       <Result
