@@ -40,14 +40,14 @@ describe('shell', () => {
   it('sends a signed-out visitor of a layout page to /signin-home', async () => {
     serve(config);
     open('/dashboard');
-    await waitFor(() => expect(window.location.pathname).toBe('/signin-home'));
+    await waitFor(() => expect(window.location.pathname).toBe('/signin-home'), { timeout: 8000 });
   });
 
   it('shows the layout with the user menu, sidebar and an administrator back link', async () => {
     useSession.setState({ token: 't', user: user('1') });
     serve({ ...config, '/api/vue-admin-template/user/info': { code: 500 } });
     open('/profile');
-    expect(await screen.findByTestId('sidebar')).toBeTruthy();
+    expect(await screen.findByTestId('sidebar', {}, { timeout: 8000 })).toBeTruthy();
     expect(screen.getByTestId('user-menu').textContent).toContain('ada@example.com');
     expect(screen.getByTestId('back-link').getAttribute('href')).toBe('/dashboard');
     expect(screen.getByTestId('copyright')).toBeTruthy();
@@ -57,9 +57,9 @@ describe('shell', () => {
     useSession.setState({ token: 't', user: user('0') });
     serve({ ...config, '/api/vue-admin-template/user/info': { code: 99993, message: 'Signed in elsewhere' } });
     open('/usage');
-    expect((await screen.findByTestId('relogin-modal')).textContent).toBe('Signed in elsewhere');
+    expect((await screen.findByTestId('relogin-modal', {}, { timeout: 8000 })).textContent).toBe('Signed in elsewhere');
     fireEvent.click(screen.getByTestId('relogin-confirm'));
-    await waitFor(() => expect(useSession.getState().token).toBeNull());
-    await waitFor(() => expect(window.location.pathname).toBe('/signin'));
+    await waitFor(() => expect(useSession.getState().token).toBeNull(), { timeout: 8000 });
+    await waitFor(() => expect(window.location.pathname).toBe('/signin'), { timeout: 8000 });
   });
 });
