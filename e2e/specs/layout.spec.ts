@@ -37,3 +37,32 @@ test('the sidebar collapses below 992 px and its mobile overlay closes it', asyn
   await expect(sidebar).not.toHaveClass(/ant-layout-sider-collapsed/);
   await expect.poll(width).toBeGreaterThan(150);
 });
+
+test('on a wide window the sidebar remembers its state in a cookie; a portrait window shows the phone warning', async ({
+  user: page,
+}) => {
+  const account = await createApprovedUser('cookie');
+  await signInAsUser(page, account);
+  await page.goto('/profile');
+  const sidebar = page.getByTestId('sidebar');
+  await expect(sidebar).not.toHaveClass(/ant-layout-sider-collapsed/);
+
+  await page.getByTestId('sidebar-toggle').click();
+  await expect(sidebar).toHaveClass(/ant-layout-sider-collapsed/);
+  const cookie = async () => (await page.context().cookies()).find((c) => c.name === 'sidebarStatus')?.value;
+  expect(await cookie()).toBe('0');
+  await page.reload();
+  await expect(page.getByTestId('sidebar')).toHaveClass(/ant-layout-sider-collapsed/);
+  // Collapsed on the desktop is not a mobile sidebar: no overlay dims the page.
+  await expect(page.getByTestId('sidebar-overlay')).toHaveCount(0);
+
+  await page.getByTestId('sidebar-toggle').click();
+  await expect(sidebar).not.toHaveClass(/ant-layout-sider-collapsed/);
+  expect(await cookie()).toBe('1');
+
+  await page.setViewportSize({ width: 600, height: 900 });
+  await expect(page.getByTestId('phone-warning')).toBeVisible();
+  await page.getByTestId('phone-warning-dismiss').click();
+  await expect(page.getByTestId('phone-warning')).toHaveCount(0);
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+});

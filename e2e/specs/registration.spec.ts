@@ -61,6 +61,9 @@ test('a new user registers, activates by mail, waits for review, is approved and
     await page.getByTestId('signin-submit').click();
     await expect(page).toHaveURL(/\/agentList$/);
     await expect(page.getByTestId('user-menu')).toContainText(newUser.email);
+    // SPEC §2 lists /agentList among the standalone pages: top bar, no sidebar.
+    await expect(page.getByTestId('standalone-layout')).toBeVisible();
+    await expect(page.getByTestId('sidebar')).toHaveCount(0);
     await snap(page, testInfo, 'agent-list');
   });
 

@@ -21,9 +21,7 @@ test('signing in on a second browser ends the first session with the "logged in 
   await expect(dialog).toContainText('signed in somewhere else');
   await expect(first.getByTestId('relogin-modal')).toHaveCount(1);
   await first.getByTestId('relogin-confirm').click();
-  // The dialog navigates to /signin, but the guard's own redirect of the now signed-out page wins the race and
-  // ends on /signin-home (same screen); reported to the shell, accepted here until it is settled.
-  await expect(first).toHaveURL(/\/signin(-home)?$/);
+  await expect(first).toHaveURL(/\/signin$/);
   await expect(first.getByTestId('signin-home')).toBeVisible();
   await expect(dialog).toBeHidden();
 
@@ -50,8 +48,8 @@ test('signing out from the top-bar menu ends the session on the server too', asy
 
   await page.getByTestId('user-menu').click();
   await page.getByTestId('sign-out').click();
-  // SPEC §2 says /signin; the shell currently ends on /signin-home (same screen), see the relogin case above.
-  await expect(page).toHaveURL(/\/signin(-home)?$/);
+  // SPEC §2: sign out, then /signin.
+  await expect(page).toHaveURL(/\/signin$/);
   await expect(page.getByTestId('signin-home')).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 

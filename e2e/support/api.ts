@@ -123,7 +123,8 @@ export async function createApprovedUser(tag: string): Promise<NewUser> {
   const link = new URL(await latestLink(user.email));
   const token = link.searchParams.get('token');
   if (!token) throw new Error(`The activation link has no token parameter: ${link.href}`);
-  await call('POST', '/api/register/activate', { token });
+  const activated = await call<{ status: string }>('POST', '/api/register/activate', { token });
+  if (activated.status !== 'pending') throw new Error(`Activation left ${user.email} ${activated.status}, not pending`);
   await asAdmin(async (adminToken) => {
     const list = await call<AdminAccount[]>('GET', '/api/admin/accounts?status=pending', undefined, adminToken);
     const account = list.find((a) => a.email === user.email);
