@@ -33,6 +33,8 @@ import { oidcRoutes } from './routes/oidc.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
+const isApi = (url: string) => /^\/api(\/|\?|$)/.test(url);
+
 export interface AppOptions {
   /** The clock; tests move it forward to expire links and codes. */
   now?: () => number;
@@ -51,6 +53,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const database = await openDatabase(config);
@@ -88,7 +91,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
     // Only the API is limited: one page load fetches many static files.
-    allowList: (req) => !req.url.startsWith('/api'),
+    allowList: (req) => !isApi(req.url),
     errorResponseBuilder: () => new AppError('tooManyRequests'),
   });
   await app.register(swagger, {
@@ -114,7 +117,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });
 
   app.setNotFoundHandler(async (req, reply) => {
-    const isPage = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api');
+    const isPage = (req.method === 'GET' || req.method === 'HEAD') && !isApi(req.url);
     // SPA fallback: the web app's router owns every path that is not a file.
     if (webDir && isPage) return reply.type('text/html').sendFile('index.html');
     throw new AppError('notFound');

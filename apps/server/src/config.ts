@@ -37,6 +37,8 @@ export interface Config {
   /** argon2id costs; only tests lower them (no environment variable, so production cannot). */
   passwordHashing: PasswordHashingConfig;
   logLevel: string;
+  /** Behind a reverse proxy, take the client address from X-Forwarded-For (rate limits are per address). */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -69,6 +71,13 @@ export function loadConfig(env: Env = process.env): Config {
       return fallback;
     }
     return n;
+  };
+  const bool = (name: string): boolean => {
+    const raw = str(name)?.toLowerCase();
+    if (raw === undefined || raw === null) return false;
+    if (['1', 'true', 'yes'].includes(raw)) return true;
+    if (!['0', 'false', 'no'].includes(raw)) problems.push(`${name} must be true or false, got "${raw}"`);
+    return false;
   };
   const url = (name: string, protocols: string[]): string | null => {
     const raw = str(name);
@@ -144,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     webDir: DEFAULT_WEB_DIR,
     passwordHashing: PRODUCTION_HASHING,
     logLevel: str('LOG_LEVEL') ?? 'info',
+    trustProxy: bool('TRUST_PROXY'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

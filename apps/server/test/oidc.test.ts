@@ -102,7 +102,8 @@ async function startSignIn(): Promise<{ location: string; cookie: string }> {
 }
 
 async function callback(url: URL, cookie: string): Promise<string> {
-  const res = await t.app.inject({ method: 'GET', url: url.pathname + url.search, headers: { cookie } });
+  const headers = { cookie, 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' };
+  const res = await t.app.inject({ method: 'GET', url: url.pathname + url.search, headers });
   expect(res.statusCode).toBe(302);
   return res.headers.location as string;
 }
@@ -139,7 +140,7 @@ describe('OpenID Connect sign-in', () => {
     expect(target).toMatch(/^\/logging\?token=[A-Za-z0-9_-]+$/);
     const session = decodeURIComponent(target.split('token=')[1]!);
     const info = await call<UserInfoData>(t.app, 'GET', '/api/vue-admin-template/user/info', undefined, { token: session });
-    expect(info.data).toMatchObject({ email: 'grace@navy.test', name: 'Grace Hopper', role: '0' });
+    expect(info.data).toMatchObject({ email: 'grace@navy.test', name: 'Grace Hopper', role: '0', language: 'de' });
     const profile = await call<{ hasPassword: boolean }>(t.app, 'GET', '/api/profile', undefined, { token: session });
     expect(profile.data.hasPassword).toBe(false);
     // An account from single sign-on may then choose a password for the ordinary sign-in.

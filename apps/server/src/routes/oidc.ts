@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AuthPaths, Errors } from '@loupe/contracts';
+import { pickLanguage } from '../i18n.js';
 import type { Deps } from '../services/deps.js';
 import type { OidcService } from '../services/oidc.js';
 
@@ -30,7 +31,9 @@ export function oidcRoutes(deps: Deps, oidc: OidcService | null): FastifyPluginA
     app.get(AuthPaths.oidcCallback, { schema: { tags } }, async (req, reply) => {
       if (!oidc) return reply.redirect(`/signin?error=${Errors.oidcNotConfigured.code}`);
       const url = new URL(req.url, deps.config.publicUrl);
-      const target = await oidc.finish(url, req.cookies[COOKIE]);
+      // A navigation carries no Language header; the browser's Accept-Language is the next best guess.
+      const lang = pickLanguage(req.headers.language ?? req.headers['accept-language']);
+      const target = await oidc.finish(url, req.cookies[COOKIE], lang);
       reply.clearCookie(COOKIE, { path: cookiePath });
       return reply.redirect(target);
     });

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { Errors, Roles, type ErrorName } from '@loupe/contracts';
+import { Errors, Roles, type ErrorName, type Language } from '@loupe/contracts';
 import { AppError } from '../errors.js';
 import type { User } from '../db/users.js';
 import type { Deps } from './deps.js';
@@ -20,7 +20,7 @@ export interface OidcService {
   /** The provider's authorization URL and the state to bind to the browser. */
   start(): Promise<{ url: string; state: string }>;
   /** Where to send the browser: /logging?token=… or /signin?error=<code>. */
-  finish(callbackUrl: URL, browserState: string | undefined): Promise<string>;
+  finish(callbackUrl: URL, browserState: string | undefined, lang: Language): Promise<string>;
 }
 
 export function oidcService(deps: Deps): OidcService | null {
@@ -65,7 +65,7 @@ export function oidcService(deps: Deps): OidcService | null {
       return { url: url.href, state };
     },
 
-    async finish(callbackUrl, browserState) {
+    async finish(callbackUrl, browserState, lang) {
       const state = callbackUrl.searchParams.get('state') ?? '';
       const saved = state ? await deps.oidcStates.take(state) : undefined;
       if (!saved || saved.state !== browserState || saved.created_at < deps.now() - STATE_TTL_MS) {
@@ -93,7 +93,7 @@ export function oidcService(deps: Deps): OidcService | null {
       const email = typeof claims?.email === 'string' ? claims.email.trim().toLowerCase() : '';
       if (!claims || !email || claims.email_verified !== true) return errorRedirect('oidcFailed');
       try {
-        const user = await findOrCreate(deps, claims, email);
+        const user = await findOrCreate(deps, claims, email, lang);
         assertCanSignIn(deps, user);
         return `/logging?token=${encodeURIComponent(await startSession(deps, user))}`;
       } catch (err) {
@@ -104,7 +104,7 @@ export function oidcService(deps: Deps): OidcService | null {
   };
 }
 
-async function findOrCreate(deps: Deps, claims: Claims, email: string): Promise<User> {
+async function findOrCreate(deps: Deps, claims: Claims, email: string, lang: Language): Promise<User> {
   const now = deps.now();
   const existing = (await deps.users.findByOidcSubject(`${claims.iss}|${claims.sub}`)) ?? (await deps.users.findByEmail(email));
   if (existing) {
@@ -130,7 +130,7 @@ async function findOrCreate(deps: Deps, claims: Claims, email: string): Promise<
     job_title: '',
     role: Roles.user,
     status: 'pending' as const,
-    language: 'en' as const,
+    language: lang,
     training_priority: 0,
     download_permission: 0,
     oidc_subject: `${claims.iss}|${claims.sub}`,
