@@ -94,7 +94,6 @@ export function Sidebar({ collapsed, mobile, onNavigate }: Props) {
           selectedKeys={selectedKey(groups, pathname)}
           defaultOpenKeys={groups.map((g) => `group:${g.key}`)}
           key={groups.map((g) => g.key).join('|')}
-          inlineCollapsed={collapsed}
         />
         <div className="loupe-sider-footer">
           <LanguageSwitch compact={collapsed} />
