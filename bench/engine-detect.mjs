@@ -1,0 +1,60 @@
+// Engine benchmark: train the detector on DeepPCB (its own trainval/test split) for 30 minutes of wall time on
+// this machine's CPU, then report mAP on the test split, training speed and the FLOP/s share reached.
+// Ends with one line: BENCH engine-detect mAP50=… mAP50_95=… train_s=… img_per_s=… flops_share=…
+import { spawn, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const DATA = resolve(ROOT, "../shared/data/deeppcb");
+const PY = "/usr/bin/python3";
+const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 1800);
+// Method, not tuning to this set: defects are small but the images binarised, so the n model at a 416 px
+// inference size, cosine schedule with short warm-up, mosaic closed for the last epochs, RAM cache.
+const PARAMS = (process.env.BENCH_PARAMS ?? "model=n imgsz=416 batch=8 epochs=300 scheduler=cosine warmup_epochs=1 close_mosaic=2 cache=true patience=0").split(/\s+/);
+
+if (!existsSync(join(DATA, "coco_trainval.json"))) {
+  console.log(`engine-detect: skipped, dataset folder ${DATA} is absent`);
+  process.exit(0);
+}
+const env = { ...process.env, PYTHONPATH: join(ROOT, "engine"), OMP_WAIT_POLICY: "PASSIVE" };
+const cpu = cpus();
+console.log(`machine: ${cpu[0]?.model ?? "cpu"} x${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}`);
+const peak = JSON.parse(execFileSync(PY, [join(ROOT, "bench/engine-peak.py")], { env, encoding: "utf8" }));
+console.log(`matrix-multiply peak: ${peak.peak_gflops.toFixed(1)} GFLOP/s (torch.mm ${peak.mm_gflops.toFixed(1)}, 1x1-conv GEMM ${peak.conv_gemm_gflops.toFixed(1)})`);
+
+const out = mkdtempSync(join(tmpdir(), "loupe-bench-"));
+const args = ["-m", "loupe_engine", "train", "--task", "detect",
+  "--data", join(DATA, "coco_trainval.json"), "--val", join(DATA, "coco_test.json"), "--images", join(DATA, "images"),
+  "--out", out, "--max-seconds", String(BUDGET_S), ...PARAMS.flatMap((p) => ["--set", p])];
+console.log(`run: ${PY} ${args.join(" ")}`);
+const t0 = Date.now();
+const summary = await new Promise((resolvePromise, reject) => {
+  const p = spawn(PY, args, { env, stdio: ["ignore", "pipe", "inherit"] });
+  let buf = "";
+  let done = null;
+  p.stdout.on("data", (chunk) => {
+    buf += chunk;
+    let i;
+    while ((i = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      const ev = JSON.parse(line);
+      if (ev.event === "done") done = ev.summary;
+      if (ev.event === "error") console.log(`engine error: ${ev.code}: ${ev.message}`);
+    }
+  });
+  p.on("close", (code) => (code === 0 && done ? resolvePromise(done) : reject(new Error(`engine exited ${code}`))));
+});
+const wall = (Date.now() - t0) / 1000;
+const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+const flopsPerImage = 3 * summary.train_gflops_per_image * 1e9; // forward + backward ~ 3x forward
+const achieved = (summary.train_img_per_s * flopsPerImage) / 1e9;
+const share = achieved / peak.peak_gflops;
+console.log(`test split: mAP50 ${summary.mAP50.toFixed(4)}  mAP50-95 ${summary.mAP50_95.toFixed(4)}  P ${summary.precision.toFixed(3)} R ${summary.recall.toFixed(3)} F1 ${summary.f1.toFixed(3)}`);
+for (const [name, v] of Object.entries(results.metrics.per_class)) console.log(`  ${name.padStart(10)}  AP50 ${v.AP50.toFixed(3)}  AP50-95 ${v.AP50_95.toFixed(3)}`);
+console.log(`training: ${summary.total_epochs} epochs in ${summary.train_time_s.toFixed(0)} s (${summary.train_img_per_s.toFixed(2)} img/s), wall ${wall.toFixed(0)} s incl. evaluation; inference ${summary.inference_ms.toFixed(1)} ms/image`);
+console.log(`compute: ${achieved.toFixed(1)} GFLOP/s of ${peak.peak_gflops.toFixed(1)} peak (${summary.train_gflops_per_image.toFixed(2)} GFLOPs forward per training image)`);
+console.log(`BENCH engine-detect mAP50=${summary.mAP50.toFixed(4)} mAP50_95=${summary.mAP50_95.toFixed(4)} train_s=${summary.train_time_s.toFixed(0)} img_per_s=${summary.train_img_per_s.toFixed(2)} flops_share=${share.toFixed(3)}`);

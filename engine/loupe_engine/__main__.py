@@ -1,0 +1,5 @@
+import sys
+
+from loupe_engine.cli import main
+
+sys.exit(main())

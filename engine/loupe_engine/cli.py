@@ -1,0 +1,130 @@
+"""Command line, the same for the platform's runner and a user at a terminal (see engine/README.md).
+Errors a user can fix become one `error` event and exit code 2; SIGTERM exits 130."""
+import argparse
+import json
+import os
+import sys
+
+from loupe_engine.events import Cancelled, EngineError, emit, install_sigterm, log
+
+SPEC_KEYS = {"task", "data", "val", "images", "out", "model", "params", "test", "export", "resume", "max_seconds"}
+
+
+def _threads():
+    import torch
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    torch.set_num_threads(os.cpu_count() or 1)
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="python3 -m loupe_engine", description="Loupe vision engine")
+    sub = p.add_subparsers(dest="command", required=True)
+    for name in ("train", "test", "export"):
+        s = sub.add_parser(name)
+        s.add_argument("--spec", help="job.json written by the platform's runner (see README)")
+        s.add_argument("--workdir", help="folder that relative paths in --spec refer to, and outputs go to")
+        if name == "train":
+            s.add_argument("--task", choices=("detect", "obb"))
+            s.add_argument("--data", help="COCO JSON of the training images (or of all, with per-image split)")
+            s.add_argument("--val", help="COCO JSON of the validation images")
+            s.add_argument("--images", help="folder the COCO file names are relative to")
+            s.add_argument("--out", help="run folder for last.pt, best.pt and results.json")
+            s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a training parameter")
+            s.add_argument("--resume", action="store_true", help="continue the run in --out from last.pt")
+            s.add_argument("--max-seconds", type=float, help="wall-clock budget in seconds; overrides `time` "
+                                                             "(benchmarks and tests)")
+        if name == "test":
+            s.add_argument("--model")
+            s.add_argument("--data")
+            s.add_argument("--images")
+            s.add_argument("--out", help="COCO results JSON to write")
+            s.add_argument("--conf", type=float)
+            s.add_argument("--iou", type=float)
+            s.add_argument("--agnostic", action="store_true", default=None)
+            s.add_argument("--half", action="store_true", default=None)
+        if name == "export":
+            s.add_argument("--model")
+            s.add_argument("--format", default=None)
+            s.add_argument("--width", type=int)
+            s.add_argument("--height", type=int)
+            s.add_argument("--max-det", type=int, dest="max_det")
+            s.add_argument("--conf", type=float)
+            s.add_argument("--iou", type=float)
+            s.add_argument("--agnostic", action="store_true", default=None)
+            s.add_argument("--out")
+    return p
+
+
+def load_spec(args):
+    """Merge --spec into the arguments: explicit flags win; relative paths resolve against --workdir."""
+    spec = {}
+    if args.spec:
+        try:
+            with open(args.spec) as f:
+                spec = json.load(f)
+        except (OSError, ValueError) as e:
+            raise EngineError("spec_invalid", f"cannot read spec {args.spec}: {e}")
+        unknown = sorted(set(spec) - SPEC_KEYS)
+        if unknown:
+            raise EngineError("spec_invalid", "; ".join(f"unknown spec key '{k}'" for k in unknown))
+    work = args.workdir or (os.path.dirname(os.path.abspath(args.spec)) if args.spec else os.getcwd())
+    if args.workdir:
+        os.makedirs(work, exist_ok=True)
+
+    def path(v):
+        return v if v is None or os.path.isabs(v) else os.path.join(work, v)
+
+    for key in ("task", "data", "val", "images", "out", "model"):
+        if hasattr(args, key) and getattr(args, key) is None and key in spec:
+            setattr(args, key, spec[key])
+    for key in ("data", "val", "images", "out", "model"):
+        if hasattr(args, key) and args.spec and getattr(args, key) is not None:
+            setattr(args, key, path(getattr(args, key)))
+    args.params = dict(spec.get("params") or {})
+    sub = spec.get(args.command) or {}
+    for key, value in sub.items():
+        if not hasattr(args, key):
+            raise EngineError("spec_invalid", f"unknown {args.command} setting '{key}'")
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    if args.command == "train":
+        args.resume = args.resume or bool(spec.get("resume"))
+        args.max_seconds = args.max_seconds or spec.get("max_seconds")
+        if args.out is None:
+            args.out = os.path.join(work, "run")
+    elif args.out is None:
+        args.out = os.path.join(work, "predictions.json" if args.command == "test" else "model.onnx")
+    return args
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    install_sigterm()
+    try:
+        args = load_spec(args)
+        _threads()
+        if args.command == "train":
+            from loupe_engine.commands import train
+            train(args)
+        elif args.command == "test":
+            from loupe_engine.commands import test
+            test(args)
+        else:
+            from loupe_engine.export import export
+            export(args)
+        return 0
+    except Cancelled:
+        emit("error", code="cancelled", message="cancelled by SIGTERM")
+        log("cancelled")
+        return 130
+    except EngineError as e:
+        emit("error", code=e.code, message=e.message)
+        log("error:", e.message)
+        return 2
+    except KeyboardInterrupt:
+        emit("error", code="cancelled", message="interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

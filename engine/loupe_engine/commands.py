@@ -1,0 +1,149 @@
+"""`train` and `test`: wire the CLI arguments to the trainer and the evaluator, and report."""
+import json
+import os
+import time
+
+import numpy as np
+import torch
+
+from loupe_engine import config
+from loupe_engine.data.coco import check_images, load_coco
+from loupe_engine.events import EngineError, emit, log
+from loupe_engine.losses.iou import rbox_corners
+from loupe_engine.models.detector import count_flops
+from loupe_engine.models.load import load_checkpoint
+from loupe_engine.trainer.detect import DetectTrainer
+from loupe_engine.trainer.validate import evaluate, predict_batches
+
+
+def _need(args, *keys):
+    missing = [k for k in keys if not getattr(args, k, None)]
+    if missing:
+        raise EngineError("missing_argument", "; ".join(f"--{k} is required" for k in missing))
+
+
+def train(args):
+    _need(args, "task", "data", "images")
+    if args.task not in ("detect", "obb"):
+        raise EngineError("invalid_task", f"task {args.task!r}: this engine trains detect and obb")
+    overrides = {**args.params, **config.parse_set(args.set)}
+    cfg = config.validate(overrides)
+    callbacks = {"phase": lambda phase: emit("phase", phase=phase),
+                 "epoch": lambda **kw: (emit("epoch", **kw), log(_epoch_line(kw)))}
+    tr = DetectTrainer(cfg, args.task, args.data, args.val, args.images, args.out, callbacks=callbacks,
+                       max_seconds=args.max_seconds, resume=args.resume)
+    tr.train()
+    emit("phase", phase="validating")
+    model, ck = load_checkpoint(os.path.join(args.out, "best.pt"), tr.device)
+    res = evaluate(model, tr.val_records, tr.names, cfg.imgsz, tr.rotated, criterion=tr.criterion)
+    res.update(param_count=sum(p.numel() for p in model.parameters()),
+               model_size_mb=os.path.getsize(os.path.join(args.out, "best.pt")) / 1e6,
+               gpu_memory_mb=torch.cuda.max_memory_allocated() / 1e6 if torch.cuda.is_available() else None)
+    summary = {"dataset": os.path.basename(args.data), "task": args.task, "total_epochs": tr.total_epochs,
+               "best_epoch": tr.best_epoch, "stopped_by": tr.stop_reason, "total_time_s": round(tr.elapsed, 1),
+               "train_img_per_s": tr.images_seen / max(tr.train_time, 1e-6),
+               "precision": res["precision"], "recall": res["recall"], "f1": res["f1"],
+               "mAP50": res["mAP50"], "mAP50_95": res["mAP50_95"], "best_val_loss": res.get("val_loss"),
+               "inference_ms": res["inference_ms"], "fps": res["fps"], "gpu_memory_mb": res["gpu_memory_mb"],
+               "model_size_mb": res["model_size_mb"], "param_count": res["param_count"],
+               "suggested_conf": res["best_f1_conf"], "seed": tr.seed,
+               "train_time_s": tr.train_time, "train_images_seen": tr.images_seen,
+               "train_gflops_per_image": count_flops(model, cfg.crop or cfg.imgsz)[1]}
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump({"summary": summary, "metrics": res, "config": config.to_dict(cfg)}, f, indent=1)
+    for kind, name in (("checkpoint", "best.pt"), ("checkpoint_last", "last.pt"), ("results", "results.json")):
+        emit("artifact", kind=kind, path=os.path.join(args.out, name))
+    log(_metrics_text(res))
+    emit("done", summary=summary)
+
+
+def _epoch_line(kw):
+    m = kw["metrics"]
+    extra = f" mAP50 {m['mAP50']:.3f} mAP50-95 {m['mAP50_95']:.3f}" if "mAP50" in m else ""
+    return f"epoch {kw['epoch']}/{kw['epochs']} loss {m['loss']:.3f}{extra} {m['img_per_s']:.1f} img/s"
+
+
+def _metrics_text(res):
+    lines = [f"P {res['precision']:.3f}  R {res['recall']:.3f}  F1 {res['f1']:.3f} at conf {res['conf']:.2f}  "
+             f"mAP50 {res['mAP50']:.4f}  mAP50-95 {res['mAP50_95']:.4f}  "
+             f"(best F1 {res['best_f1']:.3f} at conf {res['best_f1_conf']:.2f})  "
+             f"{res['inference_ms']:.1f} ms/image"]
+    for name, v in res["per_class"].items():
+        lines.append(f"  {name:>16}  AP50 {v['AP50']:.3f}  AP50-95 {v['AP50_95']:.3f}  n={v['instances']}")
+    return "\n".join(lines)
+
+
+def _check_range(name, v, lo, hi):
+    if v is not None and not (lo <= v <= hi):
+        return [f"{name}={v}: must be between {lo} and {hi}"]
+    return []
+
+
+def test(args):
+    _need(args, "model", "data", "images")
+    conf = 0.25 if args.conf is None else float(args.conf)
+    iou = 0.7 if args.iou is None else float(args.iou)
+    problems = _check_range("conf", conf, 0.0, 1.0) + _check_range("iou", iou, 0.0, 1.0)
+    if problems:
+        raise EngineError("invalid_parameters", "; ".join(problems))
+    dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if args.half and dev.type != "cuda":
+        log("note: half precision needs CUDA; testing in float32 on CPU")
+    model, ck = load_checkpoint(args.model, dev)
+    rotated, names = ck["task"] == "obb", ck["names"]
+    emit("phase", phase="testing")
+    records, _, _ = load_coco(args.data, args.images, ck["task"], names=names, need_boxes=False)
+    check_images(records, keep=False)
+    has_gt = any(len(r["cls"]) for r in records)
+    with open(args.data) as f:
+        data_cats = {c["name"]: c["id"] for c in json.load(f).get("categories") or []}
+    cat_of = [data_cats.get(n, ck.get("cat_ids", {}).get(i, i + 1)) for i, n in enumerate(names)]
+    from loupe_engine.metrics import DetMetrics
+    metrics = DetMetrics(len(names), names) if has_gt else None
+    results = []
+    t0 = time.time()
+    for i, pred in predict_batches(model, records, ck["imgsz"], rotated, conf=0.001, iou=iou,
+                                   agnostic=bool(args.agnostic), metrics=metrics, half=bool(args.half)):
+        pred = pred[pred[:, -2] >= conf]
+        results.extend(_coco_results(records[i]["id"], pred, cat_of, rotated))
+    out_dir = os.path.dirname(os.path.abspath(args.out))
+    os.makedirs(out_dir, exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(results, f)
+    emit("artifact", kind="predictions", path=args.out)
+    summary = {"images": len(records), "detections": len(results), "conf": conf, "iou": iou,
+               "inference_ms": model.ms_per_image, "fps": 1000 / max(model.ms_per_image, 1e-6),
+               "wall_s": round(time.time() - t0, 2)}
+    if metrics is not None:
+        res = metrics.compute(conf=conf)
+        res.update(inference_ms=model.ms_per_image, fps=summary["fps"])
+        mpath = os.path.splitext(args.out)[0] + ".metrics.json"
+        with open(mpath, "w") as f:
+            json.dump(res, f, indent=1)
+        emit("artifact", kind="metrics", path=mpath)
+        log(_metrics_text(res))
+        summary.update({k: res[k] for k in ("precision", "recall", "f1", "mAP50", "mAP50_95", "best_f1_conf",
+                                            "per_class", "confusion_matrix")})
+        summary["suggested_conf"] = res["best_f1_conf"]
+    emit("done", summary=summary)
+
+
+def _coco_results(image_id, pred, cat_of, rotated):
+    out = []
+    if not len(pred):
+        return out
+    if rotated:
+        poly = rbox_corners(pred[:, :5]).numpy()
+    for k, p in enumerate(pred.tolist()):
+        r = {"image_id": image_id, "category_id": cat_of[int(p[-1])], "score": round(p[-2], 5)}
+        if rotated:
+            pts = poly[k]
+            x0, y0 = pts.min(0)
+            x1, y1 = pts.max(0)
+            r["bbox"] = [round(float(v), 2) for v in (x0, y0, x1 - x0, y1 - y0)]
+            r["rbox"] = [round(v, 2) for v in p[:4]] + [round(float(np.rad2deg(p[4])), 2)]
+            r["segmentation"] = [[round(float(v), 2) for v in pts.reshape(-1)]]
+        else:
+            r["bbox"] = [round(v, 2) for v in (p[0], p[1], p[2] - p[0], p[3] - p[1])]
+        out.append(r)
+    return out

@@ -1,0 +1,186 @@
+"""The one default training config. Every key has a type, a range and a one-line comment.
+
+Keys use the short names users know from other trainers (imgsz, epochs, lr0, mosaic, hsv_h ...).
+`validate(overrides)` rejects unknown keys and bad values with one message per problem (SPEC §5),
+and warns about (then corrects) harmless conflicts.
+"""
+from dataclasses import dataclass, field, fields, asdict
+
+from loupe_engine.events import EngineError, log
+
+
+def P(default, help, lo=None, hi=None, choices=None, kind=None):
+    return field(default=default, metadata={"help": help, "lo": lo, "hi": hi, "choices": choices, "kind": kind})
+
+
+@dataclass
+class TrainConfig:
+    # --- model and run
+    model: str = P("n", "model size: n (fast), s, m (most accurate)", choices=("n", "s", "m"))
+    imgsz: int = P(640, "inference image size in px (long side); a multiple of 32", 32, 4096, kind="mult32")
+    crop: int = P(0, "train on random full-resolution tiles of this size (0 = whole image); a multiple of 32",
+                  0, 4096, kind="mult32or0")
+    batch: int = P(-1, "batch size; -1 = automatic (2 above 1280 px)", -1, 1024, kind="batch")
+    epochs: int = P(100, "training epochs", 1, 10000)
+    time: float = P(0.0, "max training time in hours: 0 = no limit, else 1 to 72", 0.0, 72.0, kind="hours")
+    patience: int = P(50, "stop after this many epochs without improvement (0 = never)", 0, 10000)
+    agent_early_stop: bool = P(False, "let the platform's agent stop training early (read by the platform)")
+    pretrained: str = P("", "path of a Loupe checkpoint to start from ('' = from scratch; no download exists)")
+    freeze: int = P(0, "freeze the first N backbone layers", 0, 10)
+    dropout: float = P(0.0, "dropout before the classification output", 0.0, 1.0)
+    seed: int = P(0, "random seed; 0 = random", 0, 2 ** 31 - 1)
+    overlap_mask: bool = P(True, "segmentation masks may overlap (segment task only)")
+    workers: int = P(0, "data-loading worker processes (0 = in the training process)", 0, 64)
+    close_mosaic: int = P(10, "turn mosaic/mixup/cutmix off for the last N epochs", 0, 10000)
+    amp: bool = P(True, "mixed precision; CUDA only, ignored with a note on CPU")
+    deterministic: bool = P(False, "deterministic algorithms (slower)")
+    cache: bool = P(False, "keep decoded images in RAM")
+    rect: bool = P(False, "rectangular (aspect-preserving) batches instead of square images, no mosaic")
+    single_cls: bool = P(False, "treat every category as one class")
+    multi_scale: bool = P(False, "vary the training size +-50% per batch")
+    fraction: float = P(1.0, "share of the training images used (1.0 = all)", 0.01, 1.0)
+    profile: bool = P(False, "log time spent in data, forward/backward and validation")
+    val: bool = P(True, "validate every epoch (best.pt and patience need it)")
+    # --- augmentation (probabilities and gains, 0 to 1 unless said)
+    hsv_h: float = P(0.015, "hue gain", 0.0, 1.0)
+    hsv_s: float = P(0.7, "saturation gain", 0.0, 1.0)
+    hsv_v: float = P(0.4, "value gain", 0.0, 1.0)
+    degrees: float = P(0.0, "rotation +- degrees", 0.0, 180.0)
+    translate: float = P(0.1, "translation +- fraction", 0.0, 1.0)
+    scale: float = P(0.5, "scale +- gain", 0.0, 1.0)
+    shear: float = P(0.0, "shear +- degrees", 0.0, 90.0)
+    perspective: float = P(0.0, "perspective +- fraction", 0.0, 0.001)
+    flipud: float = P(0.0, "vertical flip probability", 0.0, 1.0)
+    fliplr: float = P(0.5, "horizontal flip probability", 0.0, 1.0)
+    bgr: float = P(0.0, "channel swap RGB<->BGR probability", 0.0, 1.0)
+    mosaic: float = P(1.0, "4-image mosaic probability", 0.0, 1.0)
+    mixup: float = P(0.0, "mixup probability", 0.0, 1.0)
+    cutmix: float = P(0.0, "CutMix probability", 0.0, 1.0)
+    copy_paste: float = P(0.0, "copy-paste (mirrored objects) probability", 0.0, 1.0)
+    erasing: float = P(0.0, "random erasing probability", 0.0, 1.0)
+    auto_augment: float = P(0.0, "probability of one random photometric auto-augment op", 0.0, 1.0)
+    # --- learning
+    optimizer: str = P("auto", "optimizer", choices=("auto", "SGD", "Adam", "AdamW"))
+    lr0: float = P(0.01, "initial learning rate (auto optimizer picks its own)", 1e-6, 1.0)
+    lrf: float = P(0.01, "final learning rate as a fraction of lr0", 1e-4, 1.0)
+    scheduler: str = P("linear", "learning-rate schedule", choices=("linear", "cosine"))
+    cos_lr: bool = P(False, "cosine schedule (same as scheduler=cosine)")
+    momentum: float = P(0.937, "SGD momentum / Adam beta1", 0.0, 1.0)
+    weight_decay: float = P(0.0005, "weight decay", 0.0, 0.1)
+    warmup_epochs: float = P(3.0, "warm-up epochs (fractions allowed)", 0.0, 100.0)
+    warmup_momentum: float = P(0.8, "momentum at the start of warm-up", 0.0, 1.0)
+    warmup_bias_lr: float = P(0.1, "bias learning rate at the start of warm-up", 0.0, 1.0)
+    # --- loss weights
+    box: float = P(7.5, "box (IoU) loss weight", 0.0, 100.0)
+    cls: float = P(0.5, "classification loss weight", 0.0, 100.0)
+    obj: float = P(1.0, "weight of the background (objectness) part of the classification loss", 0.0, 100.0)
+    dfl: float = P(1.5, "distribution focal loss weight", 0.0, 100.0)
+    pose: float = P(12.0, "keypoint loss weight (pose task only)", 0.0, 100.0)
+
+
+def describe():
+    """Rows (key, default, range, comment) for the README and `--help-config`."""
+    rows = []
+    for f in fields(TrainConfig):
+        m = f.metadata
+        rng = "|".join(m["choices"]) if m["choices"] else (f"{m['lo']}..{m['hi']}" if m["lo"] is not None else "")
+        rows.append((f.name, f.default, rng, m["help"]))
+    return rows
+
+
+def _coerce(f, value):
+    t = f.type if isinstance(f.type, type) else {"int": int, "float": float, "str": str, "bool": bool}[f.type]
+    if t is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+            return value.lower() in ("true", "1", "yes")
+        if isinstance(value, (int, float)) and value in (0, 1):
+            return bool(value)
+        raise ValueError("must be true or false")
+    if t is int:
+        if isinstance(value, bool):
+            raise ValueError("must be an integer")
+        if isinstance(value, str):
+            value = float(value)
+        if float(value) != int(value):
+            raise ValueError("must be an integer")
+        return int(value)
+    if t is float:
+        if isinstance(value, bool):
+            raise ValueError("must be a number")
+        return float(value)
+    return "" if value is None else str(value)
+
+
+def validate(overrides):
+    """Return a TrainConfig with `overrides` applied, or raise EngineError listing every problem."""
+    cfg = TrainConfig()
+    known = {f.name: f for f in fields(TrainConfig)}
+    problems = []
+    for key, value in (overrides or {}).items():
+        f = known.get(key)
+        if f is None:
+            problems.append(f"unknown parameter '{key}'")
+            continue
+        m = f.metadata
+        if key == "cache" and isinstance(value, str) and value.lower() in ("ram", "disk"):
+            value = True
+        if key == "batch" and isinstance(value, str) and value.lower() == "auto":
+            value = -1
+        try:
+            v = _coerce(f, value)
+        except (ValueError, TypeError) as e:
+            problems.append(f"{key}={value!r}: {e}")
+            continue
+        if m["choices"] and v not in m["choices"]:
+            problems.append(f"{key}={v!r}: must be one of {', '.join(m['choices'])}")
+            continue
+        if m["lo"] is not None and not (m["lo"] <= v <= m["hi"]):
+            problems.append(f"{key}={v}: must be between {m['lo']} and {m['hi']}")
+            continue
+        kind = m["kind"]
+        if kind == "mult32" and v % 32:
+            problems.append(f"{key}={v}: must be a multiple of 32 (e.g. {max(32, round(v / 32) * 32)})")
+            continue
+        if kind == "mult32or0" and v % 32:
+            problems.append(f"{key}={v}: must be 0 or a multiple of 32")
+            continue
+        if kind == "hours" and 0 < v < 1:
+            problems.append(f"{key}={v}: max training time is 0 (no limit) or 1 to 72 hours")
+            continue
+        if kind == "batch" and v == 0:
+            problems.append("batch=0: use -1 (automatic) or a positive size")
+            continue
+        setattr(cfg, key, v)
+    if problems:
+        raise EngineError("invalid_parameters", "; ".join(problems))
+    # harmless conflicts: warn and correct
+    if cfg.cos_lr and cfg.scheduler != "cosine":
+        log("note: cos_lr=true overrides scheduler=linear; using cosine")
+        cfg.scheduler = "cosine"
+    if cfg.crop and cfg.crop >= cfg.imgsz:
+        log(f"note: crop={cfg.crop} is not smaller than imgsz={cfg.imgsz}; training on whole images")
+        cfg.crop = 0
+    if cfg.rect and cfg.mosaic > 0:
+        log("note: rect=true and mosaic do not mix; mosaic turned off")
+        cfg.mosaic = 0.0
+    return cfg
+
+
+def parse_set(items):
+    """`--set key=value` pairs to a dict (values stay strings; validate() coerces them)."""
+    out, problems = {}, []
+    for item in items or []:
+        if "=" not in item:
+            problems.append(f"--set {item!r}: expected key=value")
+            continue
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    if problems:
+        raise EngineError("invalid_parameters", "; ".join(problems))
+    return out
+
+
+def to_dict(cfg):
+    return asdict(cfg)

@@ -1,0 +1,61 @@
+"""The engine contract's output channel: JSON lines on stdout, human logs on stderr, SIGTERM as cancel."""
+import json
+import math
+import signal
+import sys
+import time
+
+_cancel = {"requested": False}
+
+
+class EngineError(Exception):
+    """A problem the user can fix; the CLI turns it into an `error` event and exit code 2."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Cancelled(Exception):
+    """SIGTERM arrived; raised at the next batch boundary so artifacts are written before exit 130."""
+
+
+def _clean(v):
+    if isinstance(v, float):
+        return None if math.isnan(v) or math.isinf(v) else round(v, 6)
+    if isinstance(v, dict):
+        return {str(k): _clean(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_clean(x) for x in v]
+    if hasattr(v, "item"):
+        return _clean(v.item())
+    return v
+
+
+def emit(event, **fields):
+    # one object per line, flushed, so the runner never sees a half line
+    sys.stdout.write(json.dumps(_clean({"event": event, **fields})) + "\n")
+    sys.stdout.flush()
+
+
+def log(*parts):
+    sys.stderr.write(time.strftime("%H:%M:%S ") + " ".join(str(p) for p in parts) + "\n")
+    sys.stderr.flush()
+
+
+def install_sigterm():
+    def handler(signum, frame):
+        _cancel["requested"] = True
+        log("SIGTERM received: stopping at the next batch")
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+def cancel_requested():
+    return _cancel["requested"]
+
+
+def check_cancel():
+    if _cancel["requested"]:
+        raise Cancelled()

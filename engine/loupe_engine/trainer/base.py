@@ -1,0 +1,274 @@
+"""The training loop every task shares: optimiser, warm-up and schedule, EMA, time budget, early stop,
+checkpoints every epoch (resumable after a crash) and SIGTERM. Tasks fill in the hooks
+`build_data`, `get_model`, `get_loss` and `validate`; progress leaves through `callbacks`."""
+import copy
+import math
+import os
+import random
+import time
+
+import numpy as np
+import torch
+
+from loupe_engine import __version__
+from loupe_engine.events import Cancelled, EngineError, cancel_requested, log
+
+
+class ModelEMA:
+    """Exponential moving average of weights; the averaging window ramps up, and never exceeds ~10% of the
+    run so short CPU runs are not dragged back to their first epochs."""
+
+    def __init__(self, model, total_iters, updates=0):
+        self.ema = copy.deepcopy(model).eval()
+        for p in self.ema.parameters():
+            p.requires_grad_(False)
+        self.updates = updates
+        self.tau = max(100.0, total_iters / 10)
+        self.cap = 1 - 10.0 / max(total_iters, 10)
+
+    def update(self, model):
+        self.updates += 1
+        d = min(0.9999 * (1 - math.exp(-self.updates / self.tau)), self.cap)
+        with torch.no_grad():
+            msd = model.state_dict()
+            for k, v in self.ema.state_dict().items():
+                if v.dtype.is_floating_point:
+                    v.mul_(d).add_(msd[k].detach(), alpha=1 - d)
+
+
+class BaseTrainer:
+    def __init__(self, cfg, out_dir, callbacks=None, max_seconds=None, resume=False):
+        self.cfg, self.out, self.resume = cfg, out_dir, resume
+        self.callbacks = callbacks or {}
+        self.budget = max_seconds if max_seconds else (cfg.time * 3600 if cfg.time else None)
+        os.makedirs(out_dir, exist_ok=True)
+        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        self.amp = bool(cfg.amp and self.device.type == "cuda")
+        if cfg.amp and not self.amp:
+            log("note: AMP needs CUDA; training in float32 on CPU")
+
+    # ---- hooks
+    def build_data(self):
+        raise NotImplementedError
+
+    def get_model(self):
+        raise NotImplementedError
+
+    def get_loss(self, model):
+        raise NotImplementedError
+
+    def validate(self, model, final=False):
+        raise NotImplementedError
+
+    def fire(self, name, **kw):
+        cb = self.callbacks.get(name)
+        if cb:
+            cb(**kw)
+
+    # ---- setup
+    def _seed(self):
+        seed = self.cfg.seed or random.randint(1, 2 ** 31 - 1)
+        random.seed(seed), np.random.seed(seed % 2 ** 32), torch.manual_seed(seed)
+        if self.cfg.deterministic:
+            torch.use_deterministic_algorithms(True, warn_only=True)
+            torch.backends.cudnn.benchmark = False
+        self.seed = seed
+        log(f"seed {seed}")
+
+    def _optimizer(self, model, iters):
+        cfg = self.cfg
+        name, lr, mom = cfg.optimizer, cfg.lr0, cfg.momentum
+        if name == "auto":
+            # short runs converge faster with AdamW at a class-count-aware rate; long ones generalise with SGD
+            name, lr, mom = ("SGD", 0.01, 0.9) if iters > 10000 else ("AdamW", round(0.002 * 5 / (4 + model.nc), 6),
+                                                                         0.9)
+            log(f"optimizer auto -> {name} lr={lr} momentum={mom}")
+        decay, no_decay, bias = [], [], []
+        for mn, m in model.named_modules():
+            for pn, p in m.named_parameters(recurse=False):
+                if not p.requires_grad:
+                    continue
+                if pn == "bias":
+                    bias.append(p)
+                elif isinstance(m, torch.nn.BatchNorm2d):
+                    no_decay.append(p)
+                else:
+                    decay.append(p)
+        if name == "SGD":
+            opt = torch.optim.SGD(bias, lr=lr, momentum=mom, nesterov=True)
+        else:
+            opt = getattr(torch.optim, name)(bias, lr=lr, betas=(mom, 0.999), weight_decay=0.0)
+        opt.add_param_group({"params": decay, "weight_decay": cfg.weight_decay})
+        opt.add_param_group({"params": no_decay, "weight_decay": 0.0})
+        for g in opt.param_groups:
+            g["initial_lr"] = lr
+        self.opt_name, self.base_momentum = name, mom
+        return opt
+
+    def _lf(self, x):
+        """Learning-rate factor at fractional epoch x."""
+        e, f = max(self.epochs, 1), self.cfg.lrf
+        if self.cfg.scheduler == "cosine":
+            return ((1 - math.cos(min(x, e) * math.pi / e)) / 2) * (f - 1) + 1
+        return max(1 - x / e, 0) * (1.0 - f) + f
+
+    # ---- loop
+    def train(self):
+        cfg = self.cfg
+        self._seed()
+        self.build_data()
+        model = self.get_model().to(self.device)
+        ckpt_path = os.path.join(self.out, "last.pt")
+        ck = None
+        if self.resume:
+            if not os.path.isfile(ckpt_path):
+                raise EngineError("nothing_to_resume", f"no checkpoint to resume at {ckpt_path}")
+            ck = torch.load(ckpt_path, map_location=self.device)
+            if ck.get("finished"):
+                raise EngineError("nothing_to_resume", f"{ckpt_path} belongs to a finished training")
+            model.load_state_dict(ck["train_model"])
+            log(f"resuming from epoch {ck['epoch'] + 1}")
+        for i, m in enumerate(model.backbone):
+            if i < cfg.freeze:
+                for p in m.parameters():
+                    p.requires_grad_(False)
+        self.epochs = cfg.epochs
+        nb = len(self.train_loader)
+        total_iters = max(nb * self.epochs, 1)
+        opt = self._optimizer(model, total_iters)
+        ema = ModelEMA(model, total_iters)
+        criterion = self.get_loss(model)
+        scaler = torch.cuda.amp.GradScaler(enabled=self.amp)
+        start_epoch, best_fit, best_epoch, elapsed0, bad_epochs = 0, -1.0, -1, 0.0, 0
+        history = []
+        if ck:
+            opt.load_state_dict(ck["optimizer"])
+            ema.ema.load_state_dict(ck["model"])
+            ema.updates = ck["ema_updates"]
+            start_epoch, best_fit, best_epoch = ck["epoch"] + 1, ck["best_fitness"], ck["best_epoch"]
+            elapsed0, history, self.epochs = ck["elapsed_s"], ck["history"], ck["epochs"]
+            bad_epochs = ck.get("bad_epochs", 0)
+            self.images_seen, self.train_time = ck.get("images_seen", 0), ck.get("train_time", 0.0)
+            self.seed = ck["seed"]
+        nw = min(max(round(cfg.warmup_epochs * nb), 1 if cfg.warmup_epochs else 0), max(total_iters // 5, 1))
+        t_start = time.time() - elapsed0
+        self.fire("phase", phase="training")
+        epoch = start_epoch
+        stop_reason = "epochs"
+        while epoch < self.epochs:
+            random.seed(self.seed + epoch), np.random.seed((self.seed + epoch) % 2 ** 32)
+            torch.manual_seed(self.seed + epoch)
+            self.set_epoch(epoch)
+            model.train()
+            for i, m in enumerate(model.backbone):
+                if i < cfg.freeze:
+                    m.eval()  # frozen layers keep their batch-norm statistics
+            t_ep, t_data, t_step = time.time(), 0.0, 0.0
+            loss_sum, seen = torch.zeros(3), 0
+            tl = time.time()
+            for bi, (imgs, targets, _) in enumerate(self.train_loader):
+                t_data += time.time() - tl
+                if cancel_requested():
+                    raise Cancelled()
+                it = bi + nb * epoch
+                x = epoch + bi / nb
+                for j, g in enumerate(opt.param_groups):
+                    target_lr = g["initial_lr"] * self._lf(x)
+                    if it < nw:
+                        start = cfg.warmup_bias_lr if j == 0 else 0.0
+                        g["lr"] = np.interp(it, [0, nw], [start, target_lr])
+                        if "momentum" in g:
+                            g["momentum"] = np.interp(it, [0, nw], [cfg.warmup_momentum, self.base_momentum])
+                    else:
+                        g["lr"] = target_lr
+                imgs = imgs.to(self.device).float() / 255
+                targets = targets.to(self.device)
+                imgs, targets = self.preprocess_batch(imgs, targets)
+                ts = time.time()
+                with torch.autocast("cuda", enabled=self.amp):
+                    out = model(imgs)
+                    loss, parts = criterion(out, targets)
+                opt.zero_grad(set_to_none=True)
+                scaler.scale(loss).backward()
+                scaler.unscale_(opt)
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)
+                scaler.step(opt)
+                scaler.update()
+                ema.update(model)
+                t_step += time.time() - ts
+                loss_sum += parts.cpu()
+                seen += len(imgs)
+                if self.budget and time.time() - t_start > self.budget:
+                    break
+                tl = time.time()
+            train_s = time.time() - t_ep
+            self.images_seen = getattr(self, "images_seen", 0) + seen
+            self.train_time = getattr(self, "train_time", 0.0) + train_s
+            tv = time.time()
+            metrics = {"loss": float(loss_sum.sum() / max(bi + 1, 1)),
+                       **{f"loss_{k}": float(v / max(bi + 1, 1)) for k, v in zip(("box", "cls", "dfl"), loss_sum)},
+                       "lr": float(opt.param_groups[1]["lr"]), "img_per_s": seen / max(train_s, 1e-6)}
+            if cfg.val:
+                metrics.update(self.validate(ema.ema, final=False))
+                fit = 0.1 * metrics["mAP50"] + 0.9 * metrics["mAP50_95"]
+            else:
+                fit = epoch  # without validation the latest weights are the best we know
+            if cfg.profile:
+                log(f"profile epoch {epoch + 1}: data {t_data:.1f}s, forward/backward {t_step:.1f}s, "
+                    f"validation {time.time() - tv:.1f}s")
+            improved = fit > best_fit
+            if improved:
+                best_fit, best_epoch, bad_epochs = fit, epoch, 0
+            else:
+                bad_epochs += 1
+            elapsed = time.time() - t_start
+            history.append({"epoch": epoch + 1, **{k: v for k, v in metrics.items() if not isinstance(v, (dict, list))}})
+            # a time budget shortens the plan so the schedule (and close_mosaic) still runs to its end
+            if self.budget:
+                per_epoch = (elapsed - elapsed0) / (epoch + 1 - start_epoch)
+                fit_epochs = epoch + 1 + int((self.budget - elapsed) / max(per_epoch, 1e-6))
+                if fit_epochs < self.epochs:
+                    self.epochs = max(fit_epochs, epoch + 1)
+            stop = None
+            if cfg.patience and bad_epochs >= cfg.patience:
+                stop = "patience"
+            elif self.budget and elapsed >= self.budget:
+                stop = "time"
+            finished = stop is not None or epoch + 1 >= self.epochs
+            state = {"epoch": epoch, "epochs": self.epochs, "best_fitness": best_fit, "best_epoch": best_epoch,
+                     "elapsed_s": elapsed, "history": history, "seed": self.seed, "bad_epochs": bad_epochs,
+                     "ema_updates": ema.updates, "finished": finished, "images_seen": self.images_seen,
+                     "train_time": self.train_time}
+            self.save(model, ema.ema, opt, state, improved)
+            eta = (elapsed - elapsed0) / (epoch + 1 - start_epoch) * (self.epochs - epoch - 1)
+            slim = {k: v for k, v in metrics.items() if k not in ("pr_curve", "confusion_matrix")}
+            self.fire("epoch", epoch=epoch + 1, epochs=self.epochs, metrics=slim, eta_s=round(eta, 1))
+            epoch += 1
+            if stop:
+                stop_reason = stop
+                log(f"stopping early: {'no improvement for %d epochs' % cfg.patience if stop == 'patience' else 'time budget reached'}")
+                break
+        self.best_epoch, self.total_epochs, self.stop_reason = best_epoch + 1, epoch, stop_reason
+        self.elapsed = time.time() - t_start
+        return history
+
+    def set_epoch(self, epoch):
+        """Per-epoch data switches (close_mosaic)."""
+
+    def preprocess_batch(self, imgs, targets):
+        return imgs, targets
+
+    def meta(self):
+        return {}
+
+    def save(self, model, ema, opt, state, improved):
+        base = {"version": __version__, "cfg": self.cfg.__dict__, **self.meta()}
+        last = {**base, **state, "model": ema.state_dict(), "train_model": model.state_dict(),
+                "optimizer": opt.state_dict()}
+        tmp = os.path.join(self.out, "last.pt.tmp")
+        torch.save(last, tmp)
+        os.replace(tmp, os.path.join(self.out, "last.pt"))  # atomic: a kill -9 never leaves half a checkpoint
+        if improved:
+            tmp = os.path.join(self.out, "best.pt.tmp")
+            torch.save({**base, "model": ema.state_dict(), "epoch": state["epoch"]}, tmp)
+            os.replace(tmp, os.path.join(self.out, "best.pt"))

@@ -1,0 +1,112 @@
+"""Detection trainer for axis-aligned (detect) and rotated (obb) boxes."""
+import os
+import random
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from loupe_engine.data.coco import check_images, load_coco
+from loupe_engine.data.dataset import RectTrainSet, TrainSet, collate
+from loupe_engine.events import EngineError, log
+from loupe_engine.losses.detect import DetectionLoss
+from loupe_engine.models.detector import Detector
+from loupe_engine.trainer.base import BaseTrainer
+from loupe_engine.trainer.validate import evaluate
+
+VAL_DURING_TRAINING = 100  # images validated each epoch; the final evaluation uses them all
+RAM_BUDGET = 4e9  # bytes of decoded validation images kept in memory
+
+
+class DetectTrainer(BaseTrainer):
+    def __init__(self, cfg, task, data, val, images, out_dir, **kw):
+        super().__init__(cfg, out_dir, **kw)
+        self.task, self.rotated = task, task == "obb"
+        self.data, self.val_path, self.images = data, val, images
+
+    def build_data(self):
+        cfg = self.cfg
+        self.fire("phase", phase="preparing")
+        if self.val_path:
+            train, names, self.cat_ids = load_coco(self.data, self.images, self.task)
+            val, _, _ = load_coco(self.val_path, self.images, self.task, names=names, need_boxes=False)
+        else:
+            train, names, self.cat_ids = load_coco(self.data, self.images, self.task, split=("train",))
+            val, _, _ = load_coco(self.data, self.images, self.task, names=names, split=("val",), need_boxes=False)
+            if val is train or not val:
+                raise EngineError("no_validation_set", "give --val or mark images with split 'val'")
+        if cfg.fraction < 1:
+            rng = random.Random(self.seed)
+            rng.shuffle(train)
+            train = train[:max(1, round(len(train) * cfg.fraction))]
+        if cfg.single_cls:
+            names = ["object"]
+            for r in train + val:
+                r["cls"] = np.zeros_like(r["cls"])
+        check_images(train, keep=cfg.cache)
+        check_images(val, keep=sum(r["width"] * r["height"] * 3 for r in val) < RAM_BUDGET)
+        self.names, self.train_records, self.val_records = names, train, val
+        out = cfg.crop or cfg.imgsz
+        batch = cfg.batch
+        if batch < 0:
+            batch = 16 if out <= 640 else (8 if out <= 1280 else 2)
+            batch = max(2, min(batch, len(train) // 4 or 2))
+            log(f"batch auto -> {batch}")
+        self.batch = batch
+        if cfg.rect:
+            self.train_set = RectTrainSet(train, cfg, self.rotated, batch)
+        else:
+            self.train_set = TrainSet(train, cfg, self.rotated)
+        self.train_loader = torch.utils.data.DataLoader(
+            self.train_set, batch_size=batch, shuffle=not cfg.rect, collate_fn=collate, num_workers=cfg.workers,
+            drop_last=len(train) > batch, persistent_workers=cfg.workers > 0)
+        # a fixed, spread-out subset keeps per-epoch validation cheap on CPU
+        step = max(1, len(val) // VAL_DURING_TRAINING)
+        self.val_quick = val[::step][:VAL_DURING_TRAINING]
+        log(f"{len(train)} training / {len(val)} validation images, {len(names)} classes, batch {batch}")
+
+    def get_model(self):
+        cfg = self.cfg
+        model = Detector(len(self.names), cfg.model, self.rotated, cfg.dropout)
+        if cfg.pretrained:
+            if not os.path.isfile(cfg.pretrained):
+                raise EngineError("pretrained_missing", f"pretrained checkpoint not found: {cfg.pretrained} "
+                                  "(no weights are downloaded; give a Loupe .pt file)")
+            sd = torch.load(cfg.pretrained, map_location="cpu")["model"]
+            own = model.state_dict()
+            ok = {k: v for k, v in sd.items() if k in own and own[k].shape == v.shape}
+            model.load_state_dict(ok, strict=False)
+            log(f"pretrained: {len(ok)}/{len(own)} tensors loaded from {cfg.pretrained}")
+        return model
+
+    def get_loss(self, model):
+        self.criterion = DetectionLoss(model, self.cfg)
+        return self.criterion
+
+    def set_epoch(self, epoch):
+        on = epoch < self.epochs - self.cfg.close_mosaic
+        if self.train_set.mosaic_on and not on and self.cfg.mosaic > 0:
+            log(f"closing mosaic for the last {self.epochs - epoch} epochs")
+        self.train_set.mosaic_on = on
+
+    def preprocess_batch(self, imgs, targets):
+        if not self.cfg.multi_scale:
+            return imgs, targets
+        base = imgs.shape[-1]
+        size = max(32, int(random.uniform(base * 0.5, base * 1.5) // 32 * 32))
+        if size == base:
+            return imgs, targets
+        f = size / base
+        imgs = F.interpolate(imgs, size=(round(imgs.shape[2] * f / 32) * 32 or 32, size), mode="bilinear",
+                             align_corners=False)
+        targets = targets.clone()
+        targets[:, 2:6] *= f  # xyxy, or cx,cy,w,h (theta untouched)
+        return imgs, targets
+
+    def validate(self, model, final=False):
+        records = self.val_records if final else self.val_quick
+        return evaluate(model, records, self.names, self.cfg.imgsz, self.rotated, criterion=self.criterion)
+
+    def meta(self):
+        return {"task": self.task, "names": self.names, "size": self.cfg.model, "imgsz": self.cfg.imgsz,
+                "nc": len(self.names), "cat_ids": self.cat_ids}

@@ -1,0 +1,75 @@
+"""Evaluation over a letterboxed set: predictions, COCO-style metrics, validation loss and speed."""
+import time
+
+import numpy as np
+import torch
+
+from loupe_engine.data.dataset import EvalSet, collate
+from loupe_engine.events import check_cancel
+from loupe_engine.metrics import DetMetrics
+from loupe_engine.models.detector import decode
+from loupe_engine.nms import postprocess
+
+
+def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=0.7, agnostic=False, max_det=300,
+                    criterion=None, metrics=None, half=False):
+    """Yields (record index, predictions in original-image pixels) and fills `metrics` in letterbox space.
+    Returns the mean validation loss (or None) and inference ms per image via the generator's return value."""
+    ds = EvalSet(records, (imgsz, imgsz), rotated)
+    dl = torch.utils.data.DataLoader(ds, batch_size=batch, shuffle=False, collate_fn=collate, num_workers=0)
+    dev = next(model.parameters()).device
+    loss_sum, n_loss, t_inf, n_img = torch.zeros(3), 0, 0.0, 0
+    model.eval()
+    with torch.no_grad():
+        for imgs, targets, extra in dl:
+            check_cancel()
+            x = imgs.to(dev).float() / 255
+            if half and dev.type == "cuda":
+                x = x.half()
+            t0 = time.perf_counter()
+            out = model(x)
+            boxes, scores = decode(out, model.stride)
+            preds = [postprocess(b.float(), s.float(), conf=conf, iou=iou, agnostic=agnostic, max_det=max_det)
+                     for b, s in zip(boxes, scores)]
+            t_inf += time.perf_counter() - t0
+            n_img += len(imgs)
+            if criterion is not None:
+                _, parts = criterion({k: (v.float() if torch.is_tensor(v) else v) for k, v in out.items()},
+                                     targets.to(dev))
+                loss_sum += parts.cpu()
+                n_loss += 1
+            for k, (i, ratio, pad) in enumerate(extra):
+                t = targets[targets[:, 0] == k]
+                if metrics is not None:
+                    metrics.update(preds[k].cpu(), t[:, 2:], t[:, 1])
+                yield i, to_original(preds[k].cpu(), ratio, pad, rotated)
+    model.ms_per_image = 1000 * t_inf / max(n_img, 1)
+    model.val_loss = (loss_sum / max(n_loss, 1)).tolist() if criterion is not None else None
+
+
+def to_original(pred, ratio, pad, rotated):
+    pred = pred.clone()
+    if rotated:
+        pred[:, 0] = (pred[:, 0] - pad[0]) / ratio
+        pred[:, 1] = (pred[:, 1] - pad[1]) / ratio
+        pred[:, 2:4] /= ratio
+    else:
+        pred[:, [0, 2]] = (pred[:, [0, 2]] - pad[0]) / ratio
+        pred[:, [1, 3]] = (pred[:, [1, 3]] - pad[1]) / ratio
+    return pred
+
+
+def evaluate(model, records, names, imgsz, rotated, conf=0.25, criterion=None, batch=8, iou=0.7, agnostic=False,
+             half=False):
+    """Metrics dict for `records` (which carry ground truth)."""
+    m = DetMetrics(len(names), names)
+    for _ in predict_batches(model, records, imgsz, rotated, batch=batch, conf=0.001, iou=iou, agnostic=agnostic,
+                             criterion=criterion, metrics=m, half=half):
+        pass
+    res = m.compute(conf=conf)
+    res["inference_ms"] = model.ms_per_image
+    res["fps"] = 1000.0 / max(model.ms_per_image, 1e-6)
+    if model.val_loss is not None:
+        res["val_loss"] = float(np.sum(model.val_loss))
+        res["val_loss_parts"] = dict(zip(("box", "cls", "dfl"), model.val_loss))
+    return res

@@ -1,0 +1,45 @@
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from fixtures import make_dataset  # noqa: E402
+
+ENGINE = os.path.join(os.path.dirname(__file__), "..")
+FAST = ["--set", "imgsz=64", "--set", "epochs=1", "--set", "seed=3"]
+
+
+def engine_env():
+    return {**os.environ, "PYTHONPATH": os.path.abspath(ENGINE), "OMP_WAIT_POLICY": "PASSIVE"}
+
+
+def run_engine(*args, check=True):
+    """Run the CLI as the runner would; returns (returncode, events, stderr)."""
+    p = subprocess.run([sys.executable, "-m", "loupe_engine", *map(str, args)], capture_output=True, text=True,
+                       env=engine_env(), timeout=300)
+    events = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    if check and p.returncode != 0:
+        raise AssertionError(f"engine exited {p.returncode}: {p.stderr[-2000:]}")
+    return p.returncode, events, p.stderr
+
+
+@pytest.fixture(scope="session")
+def det_data(tmp_path_factory):
+    return make_dataset(str(tmp_path_factory.mktemp("det")), n=20, size=64)
+
+
+@pytest.fixture(scope="session")
+def obb_data(tmp_path_factory):
+    return make_dataset(str(tmp_path_factory.mktemp("obb")), n=16, size=64, obb=True, seed=1)
+
+
+@pytest.fixture(scope="session")
+def det_run(det_data, tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("run"))
+    code, events, err = run_engine("train", "--task", "detect", "--data", f"{det_data}/train.json", "--val",
+                                   f"{det_data}/val.json", "--images", f"{det_data}/images", "--out", out,
+                                   *FAST, "--set", "epochs=2")
+    return out, events, err

@@ -1,0 +1,53 @@
+import math
+
+import numpy as np
+import torch
+
+from loupe_engine.losses.iou import box_iou, ciou, probiou, rbox_corners
+from loupe_engine.metrics import DetMetrics
+from loupe_engine.nms import postprocess
+
+
+def test_box_iou_and_ciou():
+    a = torch.tensor([[0.0, 0, 10, 10]])
+    b = torch.tensor([[0.0, 0, 10, 10], [5.0, 0, 15, 10], [20.0, 20, 30, 30]])
+    assert torch.allclose(box_iou(a, b)[0], torch.tensor([1.0, 1 / 3, 0.0]), atol=1e-4)
+    assert ciou(a[0], a[0]).item() > 0.999
+    assert ciou(a[0], b[2]).item() < 0
+
+
+def test_probiou_is_rotation_aware():
+    r = torch.tensor([[50.0, 50, 40, 10, 0.0]])
+    same = torch.tensor([[50.0, 50, 10, 40, math.pi / 2]])  # w/h swapped + 90 degrees: the same box
+    crossed = torch.tensor([[50.0, 50, 40, 10, math.pi / 2]])
+    assert probiou(r, r).item() > 0.99
+    assert probiou(r, same).item() > 0.99
+    assert probiou(r, crossed).item() < 0.5
+
+
+def test_rotated_corners():
+    c = rbox_corners(torch.tensor([[10.0, 10, 4, 2, math.pi / 2]]))[0]
+    assert torch.allclose(c.min(0).values, torch.tensor([9.0, 8.0]), atol=1e-5)
+
+
+def test_nms_keeps_one_of_duplicates_and_respects_classes():
+    boxes = torch.tensor([[0.0, 0, 10, 10], [0.5, 0, 10.5, 10], [0.0, 0, 10, 10], [30.0, 30, 40, 40]])
+    scores = torch.tensor([[0.9, 0.0], [0.8, 0.0], [0.0, 0.7], [0.6, 0.0]])
+    out = postprocess(boxes, scores, conf=0.1, iou=0.5)
+    assert out[:, 5].tolist() == [0, 1, 0] and len(out) == 3
+    assert len(postprocess(boxes, scores, conf=0.1, iou=0.5, agnostic=True)) == 2
+    rb = torch.tensor([[5.0, 5, 10, 4, 0.3], [5.2, 5, 10, 4, 0.31], [30.0, 30, 10, 4, 1.0]])
+    out = postprocess(rb, scores[[0, 1, 3]], conf=0.1, iou=0.5)
+    assert len(out) == 2 and out.shape[1] == 7
+
+
+def test_metrics_perfect_and_empty():
+    m = DetMetrics(2, ["a", "b"])
+    gt = torch.tensor([[0.0, 0, 10, 10], [20.0, 20, 30, 30]])
+    cls = torch.tensor([0, 1])
+    m.update(torch.tensor([[0.0, 0, 10, 10, 0.9, 0], [20.0, 20, 30, 30, 0.8, 1]]), gt, cls)
+    m.update(torch.zeros(0, 6), torch.zeros(0, 4), torch.zeros(0))
+    r = m.compute(conf=0.25)
+    assert r["mAP50"] > 0.99 and r["mAP50_95"] > 0.99 and r["f1"] > 0.99
+    assert np.array(r["confusion_matrix"]).trace() == 2
+    assert 0 < r["best_f1_conf"] <= 0.8
