@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { AuthPaths, type Language, type ProfileData, type ProfileUpdateBody } from '@loupe/contracts';
+import { AuthPaths, type Language, type ProfileData, type ProfileUpdateBody, type UserInfoData } from '@loupe/contracts';
 
 /** contracts' Static of the optional language union comes out as `undefined`, so it is typed here. */
 export type ProfileUpdate = Omit<ProfileUpdateBody, 'language'> & { language?: Language };
 import { api } from '@/api/client';
+import { getSession } from '@/stores/session';
 
 export const profileKey = ['profile'] as const;
 
@@ -17,9 +18,17 @@ export function useUpdateProfile() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: ProfileUpdate) => api.put<ProfileData>(AuthPaths.profile, body, { silent: true }),
-    onSuccess: (data) => {
+    onSuccess: async (data) => {
       if (data && typeof data === 'object') client.setQueryData(profileKey, data);
       else void client.invalidateQueries({ queryKey: profileKey });
+      // The session copy (company name, display name, language) feeds the layout; refresh it from the server.
+      const { token, setUserInfo } = getSession();
+      if (token) {
+        await api
+          .get<UserInfoData>(AuthPaths.userInfo, { params: { token }, silent: true })
+          .then(setUserInfo)
+          .catch(() => undefined);
+      }
     },
   });
 }
