@@ -62,7 +62,7 @@ function ReloginDialog() {
       open={open}
       title={t('relogin.title')}
       closable={false}
-      maskClosable={false}
+      mask={{ closable: false }}
       keyboard={false}
       cancelButtonProps={{ style: { display: 'none' } }}
       okText={t('relogin.confirm')}
