@@ -2,6 +2,7 @@ import { Alert, Button, Card, Col, Descriptions, Form, Input, Row, Select, Spin,
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language, type ProfileData, type ProfileUpdateBody } from '@loupe/contracts';
 import { setLanguage } from '@/i18n';
+import { LANGUAGE_NAMES } from '@/layout/languageRoute';
 import { FormError } from '@/pages/auth/shared/FormError';
 import { formRules } from '@/pages/auth/shared/rules';
 import { useNotify } from '@/pages/auth/shared/useNotify';
@@ -78,7 +79,7 @@ export default function Profile() {
             value={p.language}
             onChange={changeLanguage}
             style={{ minWidth: '9rem' }}
-            options={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))}
+            options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
             data-testid="profile-language"
           />
         </Descriptions.Item>
