@@ -61,7 +61,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const db = database.db;
   const outbox = outboxRepo(db);
   const now = options.now ?? Date.now;
-  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(outbox, now);
+  const mailer = config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(outbox, now);
   app.addHook('onClose', () => mailer.close());
   const deps: Deps = {
     config,

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import type { LoginData, OutboxMail } from '@loupe/contracts';
 import { loadConfig, type Config } from '../src/config.js';
@@ -54,6 +53,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     async close() {
       await app.close();
       if (databaseUrl && schema) {
+        const { default: pg } = await import('pg');
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
         await client.query(`drop schema if exists "${schema}" cascade`);

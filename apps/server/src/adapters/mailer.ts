@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { OutboxRepo } from '../db/outbox.js';
 
 export interface Mail {
@@ -26,7 +25,9 @@ export function outboxMailer(outbox: OutboxRepo, now: () => number): Mailer {
   };
 }
 
-export function smtpMailer(smtpUrl: string, from: string): Mailer {
+export async function smtpMailer(smtpUrl: string, from: string): Promise<Mailer> {
+  // Loaded only when SMTP is configured.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport(smtpUrl);
   return {
     kind: 'smtp',

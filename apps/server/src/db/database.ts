@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from './schema.js';
@@ -46,6 +45,8 @@ function sqlite(config: Config): Kysely<DB> {
 }
 
 async function postgres(config: Config): Promise<Kysely<DB>> {
+  // Loaded only when used: most installations run on SQLite.
+  const { default: pg } = await import('pg');
   const schema = config.databaseSchema;
   if (schema) {
     const admin = new pg.Client({ connectionString: config.databaseUrl! });
