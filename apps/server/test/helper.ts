@@ -23,7 +23,7 @@ export interface TestApp {
  * PostgreSQL schema dropped on close. Argon2 costs are lowered here only.
  */
 export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-server-test-'));
+  const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-server-test-'));
   const databaseUrl = process.env.DATABASE_URL || null;
   const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : null;
   const config: Config = {
