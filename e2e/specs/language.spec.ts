@@ -40,3 +40,25 @@ test('the sidebar language switch passes through /loading-page, returns to the p
   await expect(page.getByTestId('menu-changePassword')).toHaveText('Change password');
   await expect(page).toHaveURL(/\/profile\?tab=1#top$/);
 });
+
+test('German stays after signing out, and the server answers a German user in German', async ({ user: page }) => {
+  const account = await createApprovedUser('deutsch');
+  await signInAsUser(page, account);
+  await page.goto('/profile');
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-de').click();
+  await expect(page.getByTestId('menu-profile')).toHaveText('Profil');
+
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('sign-out').click();
+  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page.getByTestId('signin-home')).toContainText('Bei Loupe anmelden');
+
+  await page.getByTestId('signin-with-password').click();
+  await page.getByTestId('signin-email').fill(account.email);
+  await page.getByTestId('signin-next').click();
+  await page.getByTestId('signin-password').fill(`${account.password}0`);
+  await page.getByTestId('signin-submit').click();
+  // The message is the server's, chosen by the Language header the client sends.
+  await expect(page.getByTestId('signin-error')).toHaveText('E-Mail oder Passwort ist falsch.');
+});

@@ -26,6 +26,10 @@ test('a new user registers, activates by mail, waits for review, is approved and
     await expect(review).toContainText('under review');
     await expect(review).toContainText('We will contact you within 24 hours');
     await snap(page, testInfo, 'under-review');
+    // The link works once: opened again it says so and offers to register again.
+    await page.goto(link);
+    await expect(page.getByTestId('registered-check')).toContainText('The activation link has expired or is invalid');
+    await expect(page.getByTestId('activate-register-again')).toBeVisible();
   });
 
   await test.step('signing in before approval says the account is under review', async () => {

@@ -34,6 +34,14 @@ test('the sign-up form refuses a short password, symbols, a wrong confirmation a
   expect(registered.filter((e) => e.startsWith('ada.lovelace@factory') || e === user.email)).toEqual([]);
 });
 
+test('the server refuses an email that is already registered, under the email field', async ({ user: page }) => {
+  await page.goto('/signupEmail');
+  await fillSignup(page, { ...freshUser('taken'), email: ADMIN_EMAIL });
+  await page.getByTestId('signup-submit').click();
+  await expect(fieldError(page, 'signup-email')).toHaveText('This email is already registered.');
+  await expect(page).toHaveURL(/\/signupEmail$/);
+});
+
 test('signing in with a wrong password says "Incorrect email or password"', async ({ user: page }) => {
   await signIn(page, ADMIN_EMAIL, 'NotThePassword1');
   await expect(page.getByTestId('signin-error')).toHaveText('Incorrect email or password.');
