@@ -36,10 +36,13 @@ export default function UserManagement() {
   const review = useReview();
 
   const decide = (account: AdminAccount, decision: Decision) => {
+    const done = t(decision === 'approve' ? 'users.approvedMsg' : 'users.rejectedMsg', { email: account.email });
     const run = () =>
       review
         .mutateAsync({ id: account.id, decision })
-        .then(() => void message.success(t(decision === 'approve' ? 'users.approvedMsg' : 'users.rejectedMsg', { email: account.email })));
+        .then(() => void message.success(done))
+        // A refusal (say, another administrator decided first) is already shown by the client; the list refetches.
+        .catch(() => undefined);
     if (decision === 'approve') return void run();
     // Rejecting mails the applicant and ends their sessions, so it is confirmed first.
     modal.confirm({

@@ -26,8 +26,8 @@ export default function RegisteredCheck() {
   });
 
   useEffect(() => {
-    if (activation.data) navigate('/registered/comfirm', { replace: true });
-  }, [activation.data, navigate]);
+    if (activation.isSuccess) navigate('/registered/comfirm', { replace: true });
+  }, [activation.isSuccess, navigate]);
 
   if (token && !activation.isError) {
     return (
