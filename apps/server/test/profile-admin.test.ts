@@ -110,6 +110,20 @@ describe('administration', () => {
     expect(r).toMatchObject({ status: 409, code: Errors.accountNotPending.code });
   });
 
+  it('grants download permission and training priority per account', async () => {
+    const { user, id } = await createUser(t.app);
+    const token = await adminToken(t.app);
+    const r = await call<AdminAccount>(t.app, 'PUT', `/api/admin/accounts/${id}/settings`, { downloadPermission: true, trainingPriority: 3 }, { token });
+    expect(r.data).toMatchObject({ id, downloadPermission: true, trainingPriority: 3 });
+    const bad = await call(t.app, 'PUT', `/api/admin/accounts/${id}/settings`, { trainingPriority: 11 }, { token, lang: 'de' });
+    expect(bad).toMatchObject({ status: 400, code: Errors.validation.code, message: 'Ungültiger Wert für Trainingspriorität: außerhalb des zulässigen Bereichs' });
+    const session = await login(t.app, user.email, user.password);
+    const profile = await call<ProfileData>(t.app, 'GET', '/api/profile', undefined, { token: session });
+    expect(profile.data).toMatchObject({ downloadPermission: true, trainingPriority: 3 });
+    const forbidden = await call(t.app, 'PUT', `/api/admin/accounts/${id}/settings`, { downloadPermission: false }, { token: session });
+    expect(forbidden.code).toBe(Errors.forbidden.code);
+  });
+
   it('filters the outbox by recipient', async () => {
     const a = newUser();
     const b = newUser();

@@ -27,6 +27,7 @@ export const AuthPaths = {
   adminApprove: '/api/admin/accounts/:id/approve',
   adminReject: '/api/admin/accounts/:id/reject',
   adminOutbox: '/api/admin/outbox',
+  adminAccountSettings: '/api/admin/accounts/:id/settings',
   profile: '/api/profile',
   health: '/api/health',
   docs: '/api/docs',
@@ -139,8 +140,18 @@ export const AdminAccount = Type.Object({
   status: AccountStatusSchema,
   role: Str,
   createdAt: Str,
+  /** Per-account flags the back office sets (SPEC §6); always sent by the server. */
+  downloadPermission: Type.Optional(Type.Boolean()),
+  trainingPriority: Type.Optional(Type.Integer()),
 });
 export type AdminAccount = Static<typeof AdminAccount>;
+
+/** PUT /api/admin/accounts/:id/settings: download permission and training priority of one account. */
+export const AdminAccountSettingsBody = Type.Object({
+  downloadPermission: Type.Optional(Type.Boolean()),
+  trainingPriority: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+});
+export type AdminAccountSettingsBody = Static<typeof AdminAccountSettingsBody>;
 export const AdminAccountsQuery = Type.Object({ status: Type.Optional(AccountStatusSchema) });
 
 export const OutboxMail = Type.Object({

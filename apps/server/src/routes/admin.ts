@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AdminAccount, AdminAccountsQuery, AdminOutboxQuery, AuthPaths, OutboxMail } from '@loupe/contracts';
+import { AdminAccount, AdminAccountSettingsBody, AdminAccountsQuery, AdminOutboxQuery, AuthPaths, OutboxMail } from '@loupe/contracts';
 import { ok, responses } from '../http/envelope.js';
 import { requireAdmin } from '../http/auth-hooks.js';
 import type { Deps } from '../services/deps.js';
-import { listAccounts, listOutbox, review } from '../services/admin.js';
+import { listAccounts, listOutbox, review, updateSettings } from '../services/admin.js';
 
 /** Account review and the mail outbox; administrators (role '1') only. */
 export function adminRoutes(deps: Deps): FastifyPluginAsyncTypebox {
@@ -22,6 +22,11 @@ export function adminRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     );
     app.post(AuthPaths.adminReject, { schema: { tags, params, response: responses(AdminAccount) }, preHandler }, async (req) =>
       ok(await review(deps, req.params.id, 'rejected')),
+    );
+    app.put(
+      AuthPaths.adminAccountSettings,
+      { schema: { tags, params, body: AdminAccountSettingsBody, response: responses(AdminAccount) }, preHandler },
+      async (req) => ok(await updateSettings(deps, req.params.id, req.body)),
     );
     app.get(
       AuthPaths.adminOutbox,

@@ -1,6 +1,6 @@
-import { Roles, type AccountStatus, type AdminAccount, type OutboxMail } from '@loupe/contracts';
+import { Roles, type AccountStatus, type AdminAccount, type AdminAccountSettingsBody, type OutboxMail } from '@loupe/contracts';
 import { fail } from '../errors.js';
-import type { User } from '../db/users.js';
+import type { User, UserPatch } from '../db/users.js';
 import type { Deps } from './deps.js';
 import { randomPassword } from './crypto.js';
 import { renderMail } from './mail-templates.js';
@@ -19,6 +19,8 @@ function adminAccount(u: User): AdminAccount {
     status: u.status,
     role: u.role,
     createdAt: new Date(u.created_at).toISOString(),
+    downloadPermission: u.download_permission === 1,
+    trainingPriority: u.training_priority,
   };
 }
 
@@ -44,6 +46,17 @@ export async function review(deps: Deps, id: number, decision: 'approved' | 'rej
     deps.log.error(err, 'review notice could not be sent');
   }
   return adminAccount({ ...user, status: decision });
+}
+
+/** Download permission and training priority are granted per account by the back office. */
+export async function updateSettings(deps: Deps, id: number, body: AdminAccountSettingsBody): Promise<AdminAccount> {
+  const user = await deps.users.findById(id);
+  if (!user) fail('notFound');
+  const patch: UserPatch = {};
+  if (body.downloadPermission !== undefined) patch.download_permission = body.downloadPermission ? 1 : 0;
+  if (body.trainingPriority !== undefined) patch.training_priority = body.trainingPriority;
+  if (Object.keys(patch).length > 0) await deps.users.update(id, { ...patch, updated_at: deps.now() });
+  return adminAccount({ ...user, ...patch } as User);
 }
 
 export async function listOutbox(deps: Deps, to?: string): Promise<OutboxMail[]> {
