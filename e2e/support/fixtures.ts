@@ -54,6 +54,7 @@ export const test = base.extend<Fixtures>({
       }
       if (errors.length > 0) {
         await testInfo.attach(`${label}-page-errors.txt`, { body: errors.join('\n'), contentType: 'text/plain' });
+        console.warn(`[${label}] uncaught errors in the page:\n  ${errors.join('\n  ')}`);
       }
       await context.close();
       rmSync(dir, { recursive: true, force: true });
