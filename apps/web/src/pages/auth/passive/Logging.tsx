@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useSession } from '@/stores/session';
 import { AuthCard } from '../shared/AuthCard';
 import { authApi } from '../shared/authApi';
+import { errorParamText } from '../shared/errorParam';
 import { errorText } from '../shared/FormError';
 import { useQueryParam } from '../shared/useQueryParam';
 import { homeFor } from '../shared/useSignedIn';
@@ -18,7 +19,7 @@ export default function Logging() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
   const token = useQueryParam('token');
-  const error = useQueryParam('error');
+  const error = errorParamText(useQueryParam('error'), t);
   const setUserInfo = useSession((s) => s.setUserInfo);
   const clear = useSession((s) => s.clear);
 

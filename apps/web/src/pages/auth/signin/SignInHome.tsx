@@ -1,5 +1,5 @@
 import { GoogleOutlined, KeyOutlined, MailOutlined, MobileOutlined } from '@ant-design/icons';
-import { Divider } from 'antd';
+import { Alert, Divider } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AuthPaths } from '@loupe/contracts';
@@ -7,12 +7,16 @@ import { AuthCard } from '../shared/AuthCard';
 import { AuthLinks } from '../shared/AuthLinks';
 import { ChoiceList, type Choice } from '../shared/ChoiceList';
 import { authApi } from '../shared/authApi';
+import { errorParamText } from '../shared/errorParam';
+import { useQueryParam } from '../shared/useQueryParam';
 
 export const publicConfigKey = ['public-config'] as const;
 
 /** /signin and /signin-home: pick a way to sign in. Google appears only when the server has OIDC configured. */
 export default function SignInHome() {
   const { t } = useTranslation('auth');
+  // Single sign-on failures come back as /signin?error=<code>.
+  const error = errorParamText(useQueryParam('error'), t);
   const config = useQuery({ queryKey: publicConfigKey, queryFn: authApi.config, staleTime: 5 * 60_000 });
 
   const choices: Choice[] = [
@@ -33,6 +37,7 @@ export default function SignInHome() {
 
   return (
     <AuthCard title={t('signin.title')} subtitle={t('signin.subtitle')} testId="signin-home">
+      {error && <Alert type="error" showIcon title={error} data-testid="signin-error" style={{ marginBottom: '1rem' }} />}
       <ChoiceList choices={choices} />
       <Divider />
       <AuthLinks show={['signup', 'forgot']} />

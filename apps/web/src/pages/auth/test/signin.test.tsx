@@ -128,6 +128,14 @@ describe('code sign-in', () => {
 });
 
 describe('sign-in entry', () => {
+  it('shows a single sign-on failure the server redirected with, in the user language', async () => {
+    mockServer({ [`GET ${AuthPaths.config}`]: { data: { deployment: 'cloud', oidc: true, version: '1' } } });
+    renderPage(<SignInHome />, `/signin?error=${Errors.accountUnderReview.code}`);
+    expect((await screen.findByTestId('signin-error')).textContent).toContain(
+      'Your account is under review. We will contact you within 24 hours.',
+    );
+  });
+
   it('offers Google only when the server has OIDC', async () => {
     mockServer({ [`GET ${AuthPaths.config}`]: { data: { deployment: 'cloud', oidc: true, version: '1' } } });
     renderPage(<SignInHome />, '/signin');
