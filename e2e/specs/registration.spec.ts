@@ -1,5 +1,5 @@
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/env.js';
-import { freshUser, latestLink } from '../support/api.js';
+import { freshUser, latestLink, outbox } from '../support/api.js';
 import { expect, snap, test } from '../support/fixtures.js';
 import { fillSignup, signIn } from '../support/ui.js';
 
@@ -59,6 +59,10 @@ test('a new user registers, activates by mail, waits for review, is approved and
     await admin.getByTestId(`approve-${newUser.email}`).click();
     // The pending list no longer holds the account once the server accepted the decision.
     await expect(row).toHaveCount(0);
+    await admin.close();
+    // The applicant is told by mail (read after the admin's browser is done: reading signs the admin in again).
+    const mails = await outbox(newUser.email);
+    expect(mails.some((m) => m.text.includes('your account has been approved'))).toBe(true);
   });
 
   await test.step('the approved user signs in and lands on the model list', async () => {

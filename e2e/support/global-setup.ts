@@ -89,6 +89,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     },
     stdio: ['ignore', logFd, logFd],
   });
+  // If the runner dies without its teardown, the server must not outlive it and hold the port.
+  process.once('exit', () => {
+    if (server.exitCode === null) server.kill('SIGKILL');
+  });
   try {
     await waitForHealth(server, logFile);
   } catch (error) {
