@@ -45,7 +45,7 @@ describe('profile (SPEC §3)', () => {
     expect(mobile.code).toBe(Errors.phoneFormat.code);
     const blankName = await call(t.app, 'PUT', '/api/profile', { firstName: ' ' }, { token });
     expect(blankName).toMatchObject({ code: Errors.fieldRequired.code, message: 'First name is required.' });
-    // Unknown properties (email) are dropped by the schema, so the address cannot change here.
+    // email is not an editable field: sending it changes nothing.
     await call(t.app, 'PUT', '/api/profile', { email: 'other@factory.test' }, { token });
     expect((await call<ProfileData>(t.app, 'GET', '/api/profile', undefined, { token })).data.email).toBe(user.email);
   });
