@@ -54,6 +54,8 @@ describe('field rules (SPEC §5)', () => {
     expect(checkLandline('')).toBe('');
     expect(checkLandline('(030) 1234-5678')).toBe('(030) 1234-5678');
     expect(checkLandline('+49 030 12345678')).toBe('+49 030 12345678');
+    expect(checkLandline('+49 30 12345678')).toBe('+49 30 12345678');
+    expect(errorOf(() => checkLandline('12345'))).toBe('landlineFormat');
     expect(errorOf(() => checkLandline('12'))).toBe('landlineFormat');
     expect(errorOf(() => checkLandline('call me'))).toBe('landlineFormat');
   });

@@ -12,8 +12,8 @@ export const Limits = {
   emailPattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
   /** International or local phone: optional +, digits, spaces, dashes; 6 to 20 digits overall. */
   phonePattern: '^\\+?[0-9][0-9 \\-]{5,19}$',
-  /** Landline: optional area code in brackets or with a dash, 7 to 20 characters. */
-  landlinePattern: '^(\\(?\\+?[0-9]{1,4}\\)?[ \\-]?)?[0-9]{3,4}[ \\-]?[0-9]{3,8}$',
+  /** Landline: optional country code, optional area code (bracketed or not), local number; 6 to 16 digits. */
+  landlinePattern: '^(?=(?:\\D*\\d){6,16}\\D*$)(\\+?[0-9]{1,4}[ \\-]?)?(\\(?[0-9]{2,5}\\)?[ \\-]?)?[0-9]{3,8}([ \\-]?[0-9]{1,6})?$',
   verificationCodePattern: '^[0-9]{6}$',
   verificationCodeTtlS: 600,
   codeResendS: 60,
