@@ -3,12 +3,18 @@ import { ADMIN_EMAIL } from '../support/env.js';
 import { expect, test } from '../support/fixtures.js';
 import { fieldError, fillSignup, signIn } from '../support/ui.js';
 
-test('the sign-up form refuses a short password, symbols, a wrong confirmation and a bad email', async ({
+test('the sign-up form refuses empty required fields, a short password, symbols, a wrong confirmation and a bad email', async ({
   user: page,
 }) => {
   const user = freshUser('invalid');
   await page.goto('/signupEmail');
+  await page.getByTestId('signup-submit').click();
+  await expect(fieldError(page, 'signup-firstName')).toHaveText('First name is required.');
+  await expect(fieldError(page, 'signup-phone')).toHaveText('Phone is required.');
+  await expect(fieldError(page, 'signup-jobTitle')).toHaveCount(0);
+
   await fillSignup(page, { ...user, password: 'abc12' }, 'abc12');
+  await expect(fieldError(page, 'signup-firstName')).toHaveCount(0);
   await page.getByTestId('signup-submit').click();
   await expect(fieldError(page, 'signup-password')).toHaveText('The password must be 6 to 32 characters long.');
 
