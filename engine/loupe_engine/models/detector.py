@@ -13,7 +13,7 @@ REG_MAX = 16
 
 
 class Detector(nn.Module):
-    def __init__(self, nc, size="n", rotated=False, dropout=0.0):
+    def __init__(self, nc, size="n", rotated=False, dropout=0.0, imgsz=640):
         super().__init__()
         d, w, mc = SIZES[size]
         ch = [min(int(c * w), mc) for c in (64, 128, 256, 512, 1024)]
@@ -43,13 +43,13 @@ class Detector(nn.Module):
             c4 = max(feats[0] // 4, 16)
             self.ang = nn.ModuleList(nn.Sequential(Conv(c, c4, 3), Conv(c4, c4, 3), nn.Conv2d(c4, 1, 1))
                                      for c in feats)
-        self._init_bias()
+        self._init_bias(imgsz)
 
-    def _init_bias(self):
+    def _init_bias(self, imgsz):
         for box, cls, s in zip(self.box, self.cls, self.stride):
             box[-1].bias.data[:] = 1.0
-            # start from a prior of ~5 objects per 640 image so early classification loss is sane
-            cls[-1].bias.data[:] = math.log(5 / self.nc / (640 / float(s)) ** 2)
+            # start from a prior of ~5 objects per image so early classification loss is sane
+            cls[-1].bias.data[:] = math.log(5 / self.nc / (imgsz / float(s)) ** 2)
 
     def forward(self, x):
         """Raw outputs flattened over all anchors: box (B, 4*REG_MAX, A), cls (B, nc, A), [ang (B, 1, A)],

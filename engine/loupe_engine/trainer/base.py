@@ -103,6 +103,8 @@ class BaseTrainer:
         for g in opt.param_groups:
             g["initial_lr"] = lr
         self.opt_name, self.base_momentum = name, mom
+        # warmup_bias_lr is an SGD-scale rate; Adam-family steps are ~lr-sized, so scale it by lr / SGD's 0.01
+        self.bias_lr0 = cfg.warmup_bias_lr if name == "SGD" else cfg.warmup_bias_lr * lr / 0.01
         return opt
 
     def _lf(self, x):
@@ -175,7 +177,7 @@ class BaseTrainer:
                 for j, g in enumerate(opt.param_groups):
                     target_lr = g["initial_lr"] * self._lf(x)
                     if it < nw:
-                        start = cfg.warmup_bias_lr if j == 0 else 0.0
+                        start = self.bias_lr0 if j == 0 else 0.0
                         g["lr"] = np.interp(it, [0, nw], [start, target_lr])
                         if "momentum" in g:
                             g["momentum"] = np.interp(it, [0, nw], [cfg.warmup_momentum, self.base_momentum])

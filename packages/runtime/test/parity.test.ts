@@ -25,12 +25,12 @@ async function prepare(task: "detect" | "obb"): Promise<{ dir: string; images: {
   const dir = join(work, task);
   await run(PY, [join(ROOT, "engine/tests/fixtures.py"), dir, "--n", "24", "--size", "64", ...(task === "obb" ? ["--obb"] : [])], { env });
   await engine("train", "--task", task, "--data", join(dir, "train.json"), "--val", join(dir, "val.json"),
-    "--images", join(dir, "images"), "--out", join(dir, "run"), "--set", "imgsz=64", "--set", "epochs=15",
+    "--images", join(dir, "images"), "--out", join(dir, "run"), "--set", "imgsz=64", "--set", "epochs=30",
     "--set", "mosaic=0", "--set", "seed=1", "--set", "val=false");
   await engine("export", "--model", join(dir, "run/best.pt"), "--format", "onnx", "--width", "64", "--height", "64",
-    "--max-det", "300", "--conf", "0.01", "--out", join(dir, "model.onnx"));
+    "--max-det", "300", "--conf", "0.02", "--out", join(dir, "model.onnx"));
   await engine("test", "--model", join(dir, "run/best.pt"), "--data", join(dir, "val.json"), "--images", join(dir, "images"),
-    "--out", join(dir, "pred.json"), "--conf", "0.01");
+    "--out", join(dir, "pred.json"), "--conf", "0.02");
   await run(PY, ["-c", `
 import cv2, json, sys
 d = json.load(open(sys.argv[1]))
