@@ -3,3 +3,5 @@ export * from './limits.js';
 export * from './menus.js';
 export * from './envelope.js';
 export * from './auth.js';
+export * from './models.js';
+export * from './datasets.js';

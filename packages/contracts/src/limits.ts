@@ -38,6 +38,21 @@ export const Limits = {
   canvasScale: 100,
   scaleReference: { width: 1920, height: 1080 },
   publicFontReferenceHeight: 768,
+  /** Gallery (SPEC §5, §9). Side limits and label count are defaults the server may override by env. */
+  imageMinSidePx: 32,
+  imageMaxSidePx: 16_384,
+  labelMax: 100,
+  modelNameMax: 100,
+  modelNoteMax: 100,
+  labelNameMax: 100,
+  imageNameMax: 255,
+  thumbnailPx: 256,
+  /** Annotation ZIP: uncompressed total and per entry, and entry count (zip-bomb guards). */
+  zipMaxUncompressedBytes: 1024 * 1024 * 1024,
+  zipEntryMaxBytes: 100 * 1024 * 1024,
+  zipMaxEntries: 200_000,
+  imageListPageSize: 50,
+  imageListPageMax: 200,
 } as const;
 
 /** Roles (SPEC §6): '1' administrator, '0' user. */
