@@ -155,3 +155,11 @@ def test_rect_training_on_wide_images(tmp_path):
                "--out", tmp_path / "r", *FAST, "--set", "rect=true", "--set", "imgsz=96", "--set", "val=false")
     img = cv2.imread(f"{d}/images/img000.png")
     assert img.shape == (64, 96, 3) and np.isfinite(img).all()
+
+
+def test_time_budget_stops_training(det_data, tmp_path):
+    _, events, err = run_engine("train", "--task", "detect", "--data", f"{det_data}/train.json", "--val",
+                                f"{det_data}/val.json", "--images", f"{det_data}/images", "--out", tmp_path / "r",
+                                "--set", "imgsz=64", "--set", "epochs=500", "--max-seconds", "1")
+    s = events[-1]["summary"]
+    assert s["stopped_by"] == "time" and s["total_epochs"] < 500

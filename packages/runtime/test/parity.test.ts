@@ -74,12 +74,14 @@ describe("runtime matches the engine", () => {
 
   it("returns the engine's boxes and classes for axis-aligned detection", async () => {
     const { maxDiff, count } = await compare("detect");
+    console.log(`detect: ${count} boxes, max coordinate difference ${maxDiff.toFixed(4)} px`);
     expect(count).toBeGreaterThan(0);
     expect(maxDiff).toBeLessThan(1);
   });
 
   it("returns the engine's rotated boxes and classes", async () => {
     const { maxDiff, count } = await compare("obb");
+    console.log(`obb: ${count} boxes, max coordinate difference ${maxDiff.toFixed(4)} px`);
     expect(count).toBeGreaterThan(0);
     expect(maxDiff).toBeLessThan(1);
   });
