@@ -83,4 +83,5 @@ export const api = {
   get: <T>(path: string, options: GetOptions = {}) => request<T>('GET', withParams(path, options.params), undefined, options),
   post: <T>(path: string, body?: unknown, options: PostOptions = {}) => request<T>('POST', path, body, options),
   put: <T>(path: string, body?: unknown, options: CallOptions = {}) => request<T>('PUT', path, body, options),
+  delete: <T>(path: string, options: CallOptions = {}) => request<T>('DELETE', path, undefined, options),
 };

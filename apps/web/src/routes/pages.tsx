@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { authPages } from '@/pages/auth';
 import { accountPages } from '@/pages/account';
 import { adminPages } from '@/pages/admin';
+import { modelPages } from '@/pages/models';
 import { Dashboard } from '@/pages/shell/Dashboard';
 import { LoadingPage } from '@/pages/shell/LoadingPage';
 import { NotFound } from '@/pages/shell/NotFound';
@@ -18,7 +19,14 @@ const SHELL_PAGES: Record<string, ComponentType> = {
 
 /** Pages built elsewhere are mounted by path; anything not built yet shows its title over an empty state. */
 export function pageFor(route: RouteDef): ComponentType | null {
-  return SHELL_PAGES[route.path] ?? authPages[route.path] ?? accountPages[route.path] ?? adminPages[route.path] ?? null;
+  return (
+    SHELL_PAGES[route.path] ??
+    authPages[route.path] ??
+    accountPages[route.path] ??
+    adminPages[route.path] ??
+    modelPages[route.path] ??
+    null
+  );
 }
 
 export function renderPage(route: RouteDef) {
