@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -17,6 +18,11 @@ import { sessionsRepo } from './db/sessions.js';
 import { tokensRepo } from './db/tokens.js';
 import { outboxRepo } from './db/outbox.js';
 import { oidcStatesRepo } from './db/oidc-states.js';
+import { modelsRepo } from './db/models.js';
+import { imagesRepo } from './db/images.js';
+import { labelsRepo } from './db/labels.js';
+import { annotationsRepo } from './db/annotations.js';
+import { fsBlobStore } from './adapters/blob-store.js';
 import { outboxMailer, smtpMailer } from './adapters/mailer.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { argon2Hasher } from './services/crypto.js';
@@ -30,6 +36,10 @@ import { profileRoutes } from './routes/profile.js';
 import { adminRoutes } from './routes/admin.js';
 import { systemRoutes } from './routes/system.js';
 import { oidcRoutes } from './routes/oidc.js';
+import { modelRoutes } from './routes/models.js';
+import { imageRoutes } from './routes/images.js';
+import { uploadRoutes } from './routes/uploads.js';
+import { labelRoutes } from './routes/labels.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -72,6 +82,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     outbox,
     oidcStates: oidcStatesRepo(db),
     mailer,
+    blobs: fsBlobStore(path.join(config.dataDir, 'blobs')),
+    models: modelsRepo(db),
+    images: imagesRepo(db),
+    labels: labelsRepo(db),
+    annotations: annotationsRepo(db),
     hasher: argon2Hasher(config.passwordHashing),
     now,
     log: {
@@ -112,6 +127,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(profileRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(oidcRoutes(deps, oidcService(deps)));
+  await app.register(modelRoutes(deps));
+  await app.register(imageRoutes(deps));
+  await app.register(uploadRoutes(deps));
+  await app.register(labelRoutes(deps));
 
   const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });

@@ -14,6 +14,20 @@ export interface PasswordHashingConfig {
   parallelism: number;
 }
 
+export interface GalleryConfig {
+  /** Each image side must be within [minSidePx, maxSidePx] (IMAGE_MIN_SIDE_PX, IMAGE_MAX_SIDE_PX). */
+  minSidePx: number;
+  maxSidePx: number;
+  /** Labels per model (LABEL_MAX). */
+  labelMax: number;
+  /** SPEC §9 byte limits; only tests lower them (no environment variable). */
+  imageMaxBytes: number;
+  uploadMaxBytes: number;
+  zipMaxUncompressedBytes: number;
+  zipEntryMaxBytes: number;
+  zipMaxEntries: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -39,6 +53,7 @@ export interface Config {
   logLevel: string;
   /** Behind a reverse proxy, take the client address from X-Forwarded-For (rate limits are per address). */
   trustProxy: boolean;
+  gallery: GalleryConfig;
 }
 
 export class ConfigError extends Error {
@@ -154,7 +169,20 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashing: PRODUCTION_HASHING,
     logLevel: str('LOG_LEVEL') ?? 'info',
     trustProxy: bool('TRUST_PROXY'),
+    gallery: {
+      minSidePx: int('IMAGE_MIN_SIDE_PX', Limits.imageMinSidePx, 1, 100_000),
+      maxSidePx: int('IMAGE_MAX_SIDE_PX', Limits.imageMaxSidePx, 1, 100_000),
+      labelMax: int('LABEL_MAX', Limits.labelMax, 1, 10_000),
+      imageMaxBytes: Limits.imageMaxBytes,
+      uploadMaxBytes: Limits.uploadMaxBytes,
+      zipMaxUncompressedBytes: Limits.zipMaxUncompressedBytes,
+      zipEntryMaxBytes: Limits.zipEntryMaxBytes,
+      zipMaxEntries: Limits.zipMaxEntries,
+    },
   };
+  if (config.gallery.minSidePx > config.gallery.maxSidePx) {
+    problems.push('IMAGE_MIN_SIDE_PX must not be greater than IMAGE_MAX_SIDE_PX');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -87,6 +87,83 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0002_datasets': {
+      async up(db: Kysely<unknown>) {
+        await withId(dialect, db.schema.createTable('models'))
+          .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('name', 'varchar(100)', (c) => c.notNull())
+          .addColumn('name_key', 'varchar(100)', (c) => c.notNull())
+          .addColumn('note', 'varchar(100)', (c) => c.notNull().defaultTo(''))
+          .addColumn('code', 'varchar(40)', (c) => c.notNull().unique())
+          .addColumn('type', 'varchar(20)', (c) => c.notNull())
+          .addColumn('project_status', 'varchar(16)', (c) => c.notNull())
+          .addColumn('training_status', 'varchar(16)', (c) => c.notNull())
+          .addColumn('test_status', 'varchar(16)', (c) => c.notNull())
+          .addColumn('training_count', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('train_id', 'integer')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('models_owner_name_uq', ['owner_id', 'name_key'])
+          .execute();
+
+        await withId(dialect, db.schema.createTable('labels'))
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('name', 'varchar(100)', (c) => c.notNull())
+          .addColumn('name_key', 'varchar(100)', (c) => c.notNull())
+          .addColumn('color', 'varchar(7)', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('labels_model_name_uq', ['model_id', 'name_key'])
+          .execute();
+
+        await withId(dialect, db.schema.createTable('images'))
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('name', 'varchar(255)', (c) => c.notNull())
+          .addColumn('name_key', 'varchar(255)', (c) => c.notNull())
+          .addColumn('kind', 'varchar(8)', (c) => c.notNull())
+          .addColumn('width', 'integer', (c) => c.notNull())
+          .addColumn('height', 'integer', (c) => c.notNull())
+          .addColumn('bytes', 'bigint', (c) => c.notNull())
+          .addColumn('sha256', 'varchar(64)', (c) => c.notNull())
+          .addColumn('thumb_sha', 'varchar(64)', (c) => c.notNull())
+          .addColumn('split', 'varchar(8)', (c) => c.notNull().defaultTo('none'))
+          .addColumn('starred', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('annotation_count', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('class_label_id', 'integer', (c) => c.references('labels.id').onDelete('set null'))
+          .addColumn('labeled', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('annotation_version', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('test_state', 'varchar(12)', (c) => c.notNull().defaultTo('untested'))
+          .addColumn('test_hits', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('test_result_count', 'integer')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('images_model_sha_uq', ['model_id', 'sha256'])
+          .execute();
+        // One index per gallery filter, each ending in id so keyset paging (id desc) stays an index walk.
+        const imageIndexes: Record<string, string[]> = {
+          images_model_id_idx: ['model_id', 'id'],
+          images_labeled_idx: ['model_id', 'labeled', 'id'],
+          images_starred_idx: ['model_id', 'starred', 'id'],
+          images_test_idx: ['model_id', 'test_state', 'test_hits', 'id'],
+          images_split_idx: ['model_id', 'split', 'id'],
+          images_class_idx: ['class_label_id', 'id'],
+          images_sha_idx: ['sha256'],
+          images_thumb_idx: ['thumb_sha'],
+        };
+        for (const [name, columns] of Object.entries(imageIndexes)) {
+          await db.schema.createIndex(name).on('images').columns(columns).execute();
+        }
+
+        await withId(dialect, db.schema.createTable('annotations'))
+          .addColumn('image_id', 'integer', (c) => c.notNull().references('images.id').onDelete('cascade'))
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('label_id', 'integer', (c) => c.notNull().references('labels.id').onDelete('cascade'))
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addColumn('geometry', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('annotations_image_idx').on('annotations').columns(['image_id', 'version']).execute();
+        await db.schema.createIndex('annotations_label_idx').on('annotations').columns(['label_id', 'image_id']).execute();
+      },
+    },
   };
 }
 

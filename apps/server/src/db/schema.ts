@@ -1,8 +1,21 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { AccountStatus, Language, Role } from '@loupe/contracts';
+import type {
+  AccountStatus,
+  ImageKind,
+  ImageTestState,
+  Language,
+  ModelType,
+  ProjectStatus,
+  Role,
+  Split,
+  TestStatus,
+  TrainingStatus,
+} from '@loupe/contracts';
 
 /** Timestamps are epoch milliseconds (bigint columns) so both databases compare them the same way. */
 type Millis = number;
+/** A column the database fills when an insert leaves it out. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
 export interface UsersTable {
   id: Generated<number>;
@@ -79,7 +92,77 @@ export interface OidcStatesTable {
   created_at: Millis;
 }
 
+/** A model (agent/project) of one account (SPEC §3). */
+export interface ModelsTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  /** Lower-cased name: uniqueness per account ignores case. */
+  name_key: string;
+  note: string;
+  code: string;
+  type: ModelType;
+  project_status: ProjectStatus;
+  training_status: TrainingStatus;
+  test_status: TestStatus;
+  training_count: ColumnType<number, number | undefined, number>;
+  train_id: number | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface LabelsTable {
+  id: Generated<number>;
+  model_id: number;
+  name: string;
+  name_key: string;
+  color: string;
+  created_at: Millis;
+}
+
+/** One gallery image. Blobs are content-addressed: sha256 is the original's key, thumb_sha the thumbnail's. */
+export interface ImagesTable {
+  id: Generated<number>;
+  model_id: number;
+  name: string;
+  /** Lower-cased name for the case-insensitive name search. */
+  name_key: string;
+  kind: ImageKind;
+  width: number;
+  height: number;
+  bytes: number;
+  sha256: string;
+  thumb_sha: string;
+  split: Defaulted<Split>;
+  starred: Defaulted<number>;
+  /** Annotations in the current version; kept with `labeled` so the gallery filters are index lookups. */
+  annotation_count: Defaulted<number>;
+  class_label_id: number | null;
+  labeled: Defaulted<number>;
+  annotation_version: Defaulted<number>;
+  test_state: Defaulted<ImageTestState>;
+  /** 1 when the last test found something; 0 otherwise (also untested). */
+  test_hits: Defaulted<number>;
+  test_result_count: Defaulted<number | null>;
+  created_at: Millis;
+}
+
+export interface AnnotationsTable {
+  id: Generated<number>;
+  image_id: number;
+  model_id: number;
+  label_id: number;
+  /** The image's annotation_version this row belongs to; older versions stay as history. */
+  version: number;
+  geometry: string;
+  created_at: Millis;
+}
+
 export interface DB {
+  models: ModelsTable;
+  labels: LabelsTable;
+  images: ImagesTable;
+  annotations: AnnotationsTable;
   users: UsersTable;
   sessions: SessionsTable;
   one_time_tokens: OneTimeTokensTable;

@@ -8,6 +8,11 @@ import type { OutboxRepo } from '../db/outbox.js';
 import type { oidcStatesRepo } from '../db/oidc-states.js';
 import type { Mailer } from '../adapters/mailer.js';
 import type { PasswordHasher } from './crypto.js';
+import type { BlobStore } from '../adapters/blob-store.js';
+import type { ModelsRepo } from '../db/models.js';
+import type { ImagesRepo } from '../db/images.js';
+import type { LabelsRepo } from '../db/labels.js';
+import type { AnnotationsRepo } from '../db/annotations.js';
 
 /** What services get: configuration, repositories, ports and the clock (tests move time forward). */
 export interface Deps {
@@ -19,6 +24,11 @@ export interface Deps {
   outbox: OutboxRepo;
   oidcStates: ReturnType<typeof oidcStatesRepo>;
   mailer: Mailer;
+  blobs: BlobStore;
+  models: ModelsRepo;
+  images: ImagesRepo;
+  labels: LabelsRepo;
+  annotations: AnnotationsRepo;
   hasher: PasswordHasher;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void; error(obj: unknown, msg?: string): void };

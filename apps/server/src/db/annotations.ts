@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { Geometry } from '@loupe/contracts';
+import type { DB } from './schema.js';
+
+export interface NewAnnotation {
+  labelId: number;
+  geometry: Geometry;
+}
+
+export function annotationsRepo(db: Kysely<DB>) {
+  return {
+    /** Current annotations of the given images (their annotation_version). */
+    async current(imageIds: number[]) {
+      const out: { image_id: number; id: number; label_id: number; geometry: string }[] = [];
+      for (let i = 0; i < imageIds.length; i += 500) {
+        const rows = await db
+          .selectFrom('annotations')
+          .innerJoin('images', 'images.id', 'annotations.image_id')
+          .whereRef('annotations.version', '=', 'images.annotation_version')
+          .where('annotations.image_id', 'in', imageIds.slice(i, i + 500))
+          .select(['annotations.image_id', 'annotations.id', 'annotations.label_id', 'annotations.geometry'])
+          .orderBy('annotations.id')
+          .execute();
+        out.push(...rows);
+      }
+      return out;
+    },
+    /**
+     * Replaces an image's annotation set by a new version (older rows stay as history) and updates the
+     * counters the gallery filters read.
+     */
+    async replace(d: Kysely<DB>, image: { id: number; model_id: number; annotation_version: number; class_label_id: number | null }, items: NewAnnotation[], now: number) {
+      const version = image.annotation_version + 1;
+      if (items.length > 0) {
+        await d
+          .insertInto('annotations')
+          .values(items.map((a) => ({ image_id: image.id, model_id: image.model_id, label_id: a.labelId, version, geometry: JSON.stringify(a.geometry), created_at: now })))
+          .execute();
+      }
+      await d
+        .updateTable('images')
+        .set({ annotation_version: version, annotation_count: items.length, labeled: items.length > 0 || image.class_label_id !== null ? 1 : 0 })
+        .where('id', '=', image.id)
+        .execute();
+    },
+  };
+}
+export type AnnotationsRepo = ReturnType<typeof annotationsRepo>;

@@ -1,0 +1,140 @@
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { ImageFilter, ImageListQuery, Split } from '@loupe/contracts';
+import type { DB, ImagesTable } from './schema.js';
+import { likeContains } from './like.js';
+
+export type Image = Selectable<ImagesTable>;
+export type NewImage = Insertable<ImagesTable>;
+
+type Where = (eb: ExpressionBuilder<DB, 'images'>) => Expression<SqlBool>;
+
+/** Each gallery filter as a condition that one of the images indexes answers (see migration 0002). */
+const filters: Record<ImageFilter, Where | null> = {
+  all: null,
+  labeled: (eb) => eb('images.labeled', '=', 1),
+  unlabeled: (eb) => eb('images.labeled', '=', 0),
+  starred: (eb) => eb('images.starred', '=', 1),
+  unstarred: (eb) => eb('images.starred', '=', 0),
+  tested: (eb) => eb('images.test_state', '=', 'tested'),
+  untested: (eb) => eb('images.test_state', '=', 'untested'),
+  unprocessed: (eb) => eb('images.test_state', '=', 'unprocessed'),
+  testedWithResults: (eb) => eb.and([eb('images.test_state', '=', 'tested'), eb('images.test_hits', '=', 1)]),
+  testedNoResults: (eb) => eb.and([eb('images.test_state', '=', 'tested'), eb('images.test_hits', '=', 0)]),
+};
+
+export function imagesRepo(db: Kysely<DB>) {
+  const conditions = (modelId: number, q: ImageListQuery): Where[] => {
+    const out: Where[] = [(eb) => eb('images.model_id', '=', modelId)];
+    const f = filters[q.filter ?? 'all'];
+    if (f) out.push(f);
+    if (q.split) out.push((eb) => eb('images.split', '=', q.split!));
+    if (q.name) out.push(() => sql<SqlBool>`images.name_key like ${likeContains(q.name!.toLowerCase())} escape '\\'`);
+    if (q.labelId) {
+      const labelId = q.labelId;
+      out.push((eb) =>
+        eb.or([
+          eb('images.class_label_id', '=', labelId),
+          eb.exists(
+            eb
+              .selectFrom('annotations')
+              .select('annotations.id')
+              .whereRef('annotations.image_id', '=', 'images.id')
+              .whereRef('annotations.version', '=', 'images.annotation_version')
+              .where('annotations.label_id', '=', labelId),
+          ),
+        ]),
+      );
+    }
+    return out;
+  };
+  return {
+    /** One page, newest first, and the count of all matches. */
+    async list(modelId: number, q: ImageListQuery, pageSize: number) {
+      const where = conditions(modelId, q);
+      const all = (eb: ExpressionBuilder<DB, 'images'>) => eb.and(where.map((w) => w(eb)));
+      let page = db.selectFrom('images').selectAll().where(all);
+      if (q.after) page = page.where('images.id', '<', q.after);
+      else if (q.page && q.page > 1) page = page.offset((q.page - 1) * pageSize);
+      const [items, counted] = await Promise.all([
+        page.orderBy('images.id', 'desc').limit(pageSize).execute(),
+        db.selectFrom('images').where(all).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { items, total: Number(counted.n) };
+    },
+    find: (modelId: number, id: number) =>
+      db.selectFrom('images').selectAll().where('model_id', '=', modelId).where('id', '=', id).executeTakeFirst(),
+    byIds: (modelId: number, ids: number[], d: Kysely<DB> = db) =>
+      d.selectFrom('images').selectAll().where('model_id', '=', modelId).where('id', 'in', ids).execute(),
+    all: (modelId: number, split?: Split) => {
+      let q = db.selectFrom('images').selectAll().where('model_id', '=', modelId);
+      if (split) q = q.where('split', '=', split);
+      return q.orderBy('id').execute();
+    },
+    byNames: (modelId: number, nameKeys: string[], d: Kysely<DB> = db) =>
+      d.selectFrom('images').selectAll().where('model_id', '=', modelId).where('name_key', 'in', nameKeys).execute(),
+    async count(modelId: number): Promise<number> {
+      const r = await db.selectFrom('images').where('model_id', '=', modelId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    hashesTaken: async (modelId: number, shas: string[], d: Kysely<DB> = db) =>
+      shas.length === 0
+        ? new Set<string>()
+        : new Set(
+            (await d.selectFrom('images').select('sha256').where('model_id', '=', modelId).where('sha256', 'in', shas).execute()).map(
+              (r) => r.sha256,
+            ),
+          ),
+    /** Inserts unless the model already has these bytes; answers the new id or null for a duplicate. */
+    async insertUnlessDuplicate(d: Kysely<DB>, row: NewImage): Promise<number | null> {
+      const r = await d
+        .insertInto('images')
+        .values(row)
+        .onConflict((oc) => oc.columns(['model_id', 'sha256']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return r?.id ?? null;
+    },
+    async insertMany(rows: NewImage[], d: Kysely<DB> = db): Promise<void> {
+      for (let i = 0; i < rows.length; i += 500) await d.insertInto('images').values(rows.slice(i, i + 500)).execute();
+    },
+    async setStar(modelId: number, ids: number[], starred: boolean): Promise<number> {
+      const r = await db.updateTable('images').set({ starred: starred ? 1 : 0 }).where('model_id', '=', modelId).where('id', 'in', ids).executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+    async setSplit(modelId: number, ids: number[], split: Split, d: Kysely<DB> = db): Promise<number> {
+      let n = 0;
+      for (let i = 0; i < ids.length; i += 500) {
+        const r = await d.updateTable('images').set({ split }).where('model_id', '=', modelId).where('id', 'in', ids.slice(i, i + 500)).executeTakeFirst();
+        n += Number(r.numUpdatedRows);
+      }
+      return n;
+    },
+    /** Deletes rows (annotations cascade) and answers the blob keys they held. */
+    async remove(modelId: number, ids: number[]): Promise<{ deleted: number; shas: string[] }> {
+      return db.transaction().execute(async (trx) => {
+        const rows = await trx.selectFrom('images').select(['id', 'sha256', 'thumb_sha']).where('model_id', '=', modelId).where('id', 'in', ids).execute();
+        if (rows.length === 0) return { deleted: 0, shas: [] };
+        await trx.deleteFrom('images').where('id', 'in', rows.map((r) => r.id)).execute();
+        return { deleted: rows.length, shas: rows.flatMap((r) => [r.sha256, r.thumb_sha]) };
+      });
+    },
+    blobsOfModel: async (modelId: number) =>
+      (await db.selectFrom('images').select(['sha256', 'thumb_sha']).where('model_id', '=', modelId).execute()).flatMap((r) => [r.sha256, r.thumb_sha]),
+    /** Of the given blob keys, those no image row (any model, any account) refers to any more. */
+    async unreferenced(shas: string[]): Promise<string[]> {
+      const unique = [...new Set(shas)];
+      const used = new Set<string>();
+      for (let i = 0; i < unique.length; i += 400) {
+        const part = unique.slice(i, i + 400);
+        const rows = await db
+          .selectFrom('images')
+          .select(['sha256', 'thumb_sha'])
+          .where((eb) => eb.or([eb('sha256', 'in', part), eb('thumb_sha', 'in', part)]))
+          .execute();
+        for (const r of rows) used.add(r.sha256).add(r.thumb_sha);
+      }
+      return unique.filter((s) => !used.has(s));
+    },
+  };
+}
+export type ImagesRepo = ReturnType<typeof imagesRepo>;

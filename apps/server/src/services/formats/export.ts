@@ -1,0 +1,68 @@
+import { PassThrough, type Readable } from 'node:stream';
+import yazl from 'yazl';
+import type { ExportFormat, Geometry, Split } from '@loupe/contracts';
+import type { Model } from '../../db/models.js';
+import type { Deps } from '../deps.js';
+import { cocoWriter } from './coco.js';
+import { labelMeWriter } from './labelme.js';
+import { vocWriter } from './voc.js';
+import { yoloWriter } from './yolo.js';
+import { stemOf, type ExportImage, type Writer } from './types.js';
+
+const writers: Record<ExportFormat, Writer> = { coco: cocoWriter, voc: vocWriter, yolo: yoloWriter, labelme: labelMeWriter };
+
+/** One file name per image inside the ZIP; two images with the same stem would overwrite each other's labels. */
+function uniqueFile(name: string, id: number, stems: Set<string>): string {
+  const stem = stemOf(name).toLowerCase();
+  if (!stems.has(stem)) {
+    stems.add(stem);
+    return name;
+  }
+  const unique = `${id}_${name}`;
+  stems.add(stemOf(unique).toLowerCase());
+  return unique;
+}
+
+/**
+ * The dataset as a ZIP (SPEC /download/downloadImage): original images plus annotations in the chosen
+ * format, streamed (images are read from the blob store as the ZIP is written). Classification models
+ * export `<label>/<image>` folders, the layout the folder upload reads back.
+ */
+export async function exportDataset(deps: Deps, model: Model, format: ExportFormat, split?: Split): Promise<Readable> {
+  const images = await deps.images.all(model.id, split);
+  const labels = await deps.labels.list(model.id);
+  const labelIndex = new Map(labels.map((l, i) => [l.id, i]));
+  const zip = new yazl.ZipFile();
+  if (model.type === 'classification') {
+    const nameOf = new Map(labels.map((l) => [l.id, l.name.replace(/[/\\]/g, '_')]));
+    const used = new Set<string>();
+    for (const img of images) {
+      const folder = img.class_label_id !== null ? nameOf.get(img.class_label_id)! : '_unlabeled';
+      let path = `${folder}/${img.name}`;
+      if (used.has(path.toLowerCase())) path = `${folder}/${img.id}_${img.name}`;
+      used.add(path.toLowerCase());
+      zip.addFile(deps.blobs.pathOf(img.sha256), path, { compress: false });
+    }
+  } else {
+    const writer = writers[format];
+    const byImage = new Map<number, ExportImage['annotations']>();
+    for (const a of await deps.annotations.current(images.map((i) => i.id))) {
+      const idx = labelIndex.get(a.label_id);
+      if (idx === undefined) continue;
+      if (!byImage.has(a.image_id)) byImage.set(a.image_id, []);
+      byImage.get(a.image_id)!.push({ label: labels[idx]!.name, labelIndex: idx, geometry: JSON.parse(a.geometry) as Geometry });
+    }
+    const stems = new Set<string>();
+    const exported: ExportImage[] = images.map((img) => {
+      const file = uniqueFile(img.name, img.id, stems);
+      // Images are already compressed: storing them saves CPU and changes nothing in size.
+      zip.addFile(deps.blobs.pathOf(img.sha256), `${writer.imageDir}${file}`, { compress: false });
+      return { file, width: img.width, height: img.height, annotations: byImage.get(img.id) ?? [] };
+    });
+    for (const f of writer.files(exported, labels.map((l) => l.name))) zip.addBuffer(f.data, f.path);
+  }
+  zip.end();
+  const out = new PassThrough();
+  zip.outputStream.on('error', (e) => out.destroy(e)).pipe(out);
+  return out;
+}

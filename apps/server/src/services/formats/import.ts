@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import type { FastifyRequest } from 'fastify';
+import type { AnnotationImportData, ErrorName, Language, UploadResult } from '@loupe/contracts';
+import { AppError, fail, type ErrorVars } from '../../errors.js';
+import { errorMessage } from '../../i18n.js';
+import type { Model } from '../../db/models.js';
+import type { Deps } from '../deps.js';
+import { ensureLabels } from '../labels.js';
+import { receiveFiles } from '../gallery/receive.js';
+import { readZip } from './zip-read.js';
+import { isCoco, parseCoco } from './coco.js';
+import { isLabelMe, parseLabelMe } from './labelme.js';
+import { hasDoctype, isVoc, parseVoc } from './voc.js';
+import { parseClassNames, parseYolo } from './yolo.js';
+import { baseName, stemOf, type KnownImage, type Parsed } from './types.js';
+
+type Format = AnnotationImportData['format'];
+const ANNOTATION_FILE = /\.(json|xml|txt|ya?ml)$/i;
+
+/**
+ * Offline annotation ZIP (SPEC §5): COCO, Pascal VOC, LabelMe or YOLO, matched to the model's images by file
+ * name. Images must be uploaded first. Each matched image's annotation set is replaced by a new version in one
+ * transaction; files that match nothing or cannot be read are reported, and a ZIP that yields no annotation
+ * at all stores nothing (noValidAnnotations).
+ */
+export async function importAnnotationZip(deps: Deps, model: Model, req: FastifyRequest, lang: Language): Promise<AnnotationImportData> {
+  if (model.type === 'classification') fail('wrongModelType');
+  if ((await deps.images.count(model.id)) === 0) fail('annotationsBeforeImages');
+  let zipFile: string | null = null;
+  let tooLarge = false;
+  await receiveFiles(deps, req, 'file', (f) => {
+    if (zipFile || f.tooLarge) {
+      tooLarge ||= f.tooLarge;
+      return fs.promises.rm(f.tempFile, { force: true });
+    }
+    zipFile = f.tempFile;
+  }, deps.config.gallery.uploadMaxBytes);
+  if (tooLarge) fail('zipTooLarge');
+  if (!zipFile) fail('uploadFailed');
+  const g = deps.config.gallery;
+  let entries;
+  try {
+    entries = await readZip(zipFile, { maxUncompressed: g.zipMaxUncompressedBytes, maxEntry: g.zipEntryMaxBytes, maxEntries: g.zipMaxEntries }, (p) => ANNOTATION_FILE.test(p));
+  } finally {
+    await fs.promises.rm(zipFile, { force: true });
+  }
+
+  const images = await deps.images.all(model.id);
+  const byName = new Map<string, typeof images>();
+  const byStem = new Map<string, KnownImage>();
+  for (const img of images) {
+    byName.set(img.name_key, [...(byName.get(img.name_key) ?? []), img]);
+    if (!byStem.has(stemOf(img.name_key))) byStem.set(stemOf(img.name_key), img);
+  }
+  const parsed: Parsed = { images: new Set(), annotations: [], problems: [] };
+  const counts: Record<Format, number> = { coco: 0, voc: 0, yolo: 0, labelme: 0 };
+  const classFile = entries.find((e) => /(^|\/)classes\.txt$/i.test(e.path)) ?? entries.find((e) => /(^|\/)data\.ya?ml$/i.test(e.path));
+  const classNames = classFile ? parseClassNames(classFile.path, classFile.data.toString('utf8')) : null;
+  for (const e of entries) {
+    if (e === classFile || /(^|\/)(classes\.txt|data\.ya?ml)$/i.test(e.path) || /\.ya?ml$/i.test(e.path)) continue;
+    const text = e.data.toString('utf8');
+    if (/\.xml$/i.test(e.path)) {
+      if (hasDoctype(text)) throw new AppError('xmlDoctype', { entry: e.path });
+      if (!isVoc(text)) continue;
+      counts.voc += 1;
+      parseVoc(e.path, text, parsed);
+    } else if (/\.json$/i.test(e.path)) {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        parsed.problems.push({ entry: e.path, key: 'annotationInvalid', vars: { entry: e.path } });
+        continue;
+      }
+      if (isCoco(json)) {
+        counts.coco += 1;
+        parseCoco(e.path, json, parsed);
+      } else if (isLabelMe(json)) {
+        counts.labelme += 1;
+        parseLabelMe(e.path, json, parsed);
+      }
+    } else if (/\.txt$/i.test(e.path) && classNames) {
+      counts.yolo += 1;
+      parseYolo(e.path, text, classNames, { byStem: (s) => byStem.get(s.toLowerCase()) }, parsed);
+    }
+  }
+  const format = (Object.keys(counts) as Format[]).reduce((a, b) => (counts[b] > counts[a] ? b : a), 'coco');
+  return store(deps, model, parsed, byName, format, lang);
+}
+
+async function store(
+  deps: Deps,
+  model: Model,
+  parsed: Parsed,
+  byName: Map<string, Awaited<ReturnType<Deps['images']['all']>>>,
+  format: Format,
+  lang: Language,
+): Promise<AnnotationImportData> {
+  const refused = (name: string, key: ErrorName, vars?: ErrorVars): UploadResult => ({
+    name,
+    status: 'refused',
+    code: new AppError(key).def.code,
+    message: errorMessage(lang, key, vars),
+  });
+  const results: UploadResult[] = parsed.problems.map((p) => refused(p.entry, p.key, p.vars));
+  const matched = [...parsed.images].filter((n) => byName.has(n.toLowerCase()));
+  for (const n of parsed.images) if (!byName.has(n.toLowerCase())) results.push(refused(n, 'annotationNoImage', { name: n }));
+  const usable = parsed.annotations.filter((a) => byName.has(baseName(a.image).toLowerCase()));
+  if (usable.length === 0) fail('noValidAnnotations', {}, { results });
+  const now = deps.now();
+  let stored = 0;
+  let created: string[] = [];
+  await deps.db.transaction().execute(async (trx) => {
+    const labels = await ensureLabels(deps, trx, model.id, new Set(usable.map((a) => a.label)));
+    created = labels.created;
+    for (const p of labels.problems) {
+      results.push(refused(p.name, 'labelCreateFailed', { label: p.name, reason: errorMessage(lang, p.key, { field: 'name', max: deps.config.gallery.labelMax }) }));
+    }
+    const perImage = new Map<string, { labelId: number; geometry: (typeof usable)[number]['geometry'] }[]>();
+    for (const a of usable) {
+      const labelId = labels.ids.get(a.label.trim().toLowerCase());
+      const key = a.image.toLowerCase();
+      if (!perImage.has(key)) perImage.set(key, []);
+      if (labelId !== undefined) perImage.get(key)!.push({ labelId, geometry: a.geometry });
+    }
+    for (const name of matched) {
+      const items = perImage.get(name.toLowerCase()) ?? [];
+      for (const img of byName.get(name.toLowerCase())!) {
+        await deps.annotations.replace(trx, img, items, now);
+        stored += items.length;
+      }
+    }
+  });
+  return { format, imagesMatched: matched.reduce((n, m) => n + byName.get(m.toLowerCase())!.length, 0), annotations: stored, labelsCreated: created, results };
+}

@@ -1,0 +1,93 @@
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { AppError, fail } from '../../errors.js';
+
+export interface ZipLimits {
+  maxUncompressed: number;
+  maxEntry: number;
+  maxEntries: number;
+}
+
+export interface ZipText {
+  /** Path inside the ZIP, forward slashes. */
+  path: string;
+  data: Buffer;
+}
+
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+
+/** Zip slip: absolute paths, drive letters, `..` segments; links are refused by their mode bits. */
+export function unsafeEntry(entry: Entry): boolean {
+  const name = entry.fileName.replace(/\\/g, '/');
+  if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) return true;
+  if (name.split('/').some((p) => p === '..')) return true;
+  const madeBy = entry.versionMadeBy >> 8;
+  const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
+  return madeBy === 3 && mode === S_IFLNK;
+}
+
+const open = (file: string) =>
+  new Promise<ZipFile>((resolve, reject) =>
+    // yauzl's own checks (validateEntrySizes, decodeStrings) stay on; it also refuses some unsafe names.
+    yauzl.open(file, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false }, (err, zip) => (err ? reject(err) : resolve(zip))),
+  );
+
+/**
+ * Reads the entries `wanted` picks out of a ZIP on disk, refusing unsafe names, links and archives that
+ * unpack bigger than the limits: declared sizes are checked first, and bytes are counted again while
+ * inflating, because the declared sizes are whatever the archive's author wrote.
+ */
+export async function readZip(file: string, limits: ZipLimits, wanted: (path: string) => boolean): Promise<ZipText[]> {
+  let zip: ZipFile;
+  try {
+    zip = await open(file);
+  } catch {
+    fail('zipInvalid');
+  }
+  const out: ZipText[] = [];
+  let declared = 0;
+  let inflated = 0;
+  let entries = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', reject);
+      zip.on('end', resolve);
+      zip.on('entry', (entry: Entry) => {
+        entries += 1;
+        if (entries > limits.maxEntries) return reject(new AppError('zipTooLarge'));
+        if (unsafeEntry(entry)) return reject(new AppError('zipUnsafeEntry', { entry: entry.fileName }));
+        if (entry.fileName.endsWith('/')) return zip.readEntry();
+        declared += entry.uncompressedSize;
+        if (entry.uncompressedSize > limits.maxEntry || declared > limits.maxUncompressed) return reject(new AppError('zipTooLarge'));
+        const path = entry.fileName.replace(/\\/g, '/');
+        if (!wanted(path)) return zip.readEntry();
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) return reject(err);
+          const chunks: Buffer[] = [];
+          let size = 0;
+          stream.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            inflated += chunk.length;
+            if (size > limits.maxEntry || inflated > limits.maxUncompressed) {
+              stream.destroy();
+              return reject(new AppError('zipTooLarge'));
+            }
+            chunks.push(chunk);
+          });
+          stream.on('error', reject);
+          stream.on('end', () => {
+            out.push({ path, data: Buffer.concat(chunks) });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    fail('zipInvalid');
+  } finally {
+    zip.close();
+  }
+  return out;
+}

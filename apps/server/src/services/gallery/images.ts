@@ -1,0 +1,62 @@
+import { Limits, type Geometry, type ImageAnnotationsData, type ImageData, type ImageListData, type ImageListQuery } from '@loupe/contracts';
+import { fail } from '../../errors.js';
+import type { Image } from '../../db/images.js';
+import type { Model } from '../../db/models.js';
+import type { Deps } from '../deps.js';
+import { removeBlobsIfUnused } from './blob-cleanup.js';
+
+const MIME = { jpeg: 'image/jpeg', mpo: 'image/jpeg', png: 'image/png', bmp: 'image/bmp', tiff: 'image/tiff' } as const;
+
+export function imageView(img: Image): ImageData {
+  const base = `/api/models/${img.model_id}/images/${img.id}`;
+  return {
+    id: img.id,
+    name: img.name,
+    kind: img.kind,
+    width: img.width,
+    height: img.height,
+    bytes: Number(img.bytes),
+    split: img.split,
+    starred: img.starred === 1,
+    labeled: img.labeled === 1,
+    annotationCount: img.annotation_count,
+    classLabelId: img.class_label_id,
+    testState: img.test_state,
+    testResultCount: img.test_result_count,
+    uploadedAt: new Date(Number(img.created_at)).toISOString(),
+    originalUrl: `${base}/original`,
+    thumbnailUrl: `${base}/thumbnail`,
+  };
+}
+
+export async function listImages(deps: Deps, model: Model, q: ImageListQuery): Promise<ImageListData> {
+  const pageSize = Math.min(q.pageSize ?? Limits.imageListPageSize, Limits.imageListPageMax);
+  const { items, total } = await deps.images.list(model.id, q, pageSize);
+  return { items: items.map(imageView), total, nextAfter: items.length === pageSize ? items[items.length - 1]!.id : null };
+}
+
+export async function deleteImages(deps: Deps, model: Model, ids: number[]): Promise<number> {
+  const { deleted, shas } = await deps.images.remove(model.id, ids);
+  await removeBlobsIfUnused(deps, shas);
+  return deleted;
+}
+
+/** The stored bytes of an image or its thumbnail, with the content type to send. */
+export async function imageBytes(deps: Deps, model: Model, imageId: number, which: 'original' | 'thumbnail') {
+  const img = await deps.images.find(model.id, imageId);
+  if (!img) fail('notFound');
+  const sha = which === 'original' ? img.sha256 : img.thumb_sha;
+  if (!deps.blobs.has(sha)) fail('notFound');
+  return { stream: deps.blobs.read(sha), type: which === 'original' ? MIME[img.kind] : 'image/jpeg', sha, name: img.name };
+}
+
+export async function imageAnnotations(deps: Deps, model: Model, imageId: number): Promise<ImageAnnotationsData> {
+  const img = await deps.images.find(model.id, imageId);
+  if (!img) fail('notFound');
+  const rows = await deps.annotations.current([img.id]);
+  return {
+    imageId: img.id,
+    version: img.annotation_version,
+    annotations: rows.map((r) => ({ id: r.id, labelId: r.label_id, geometry: JSON.parse(r.geometry) as Geometry })),
+  };
+}

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import sharp from 'sharp';
+import { Limits, type ImageKind } from '@loupe/contracts';
+import { BmpError, decodeBmp } from './bmp.js';
+
+/** What the bytes say the file is (magic numbers); null when it is none of the gallery types. */
+export function sniffKind(head: Buffer): ImageKind | null {
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return isMpo(head) ? 'mpo' : 'jpeg';
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (head.length >= 26 && head[0] === 0x42 && head[1] === 0x4d) return 'bmp';
+  if (head.length >= 4) {
+    const sig = head.subarray(0, 4).toString('latin1');
+    if (sig === 'II*\0' || sig === 'MM\0*') return 'tiff';
+  }
+  return null;
+}
+
+/** An MPO is a JPEG whose APP2 segment carries the "MPF" multi-picture index. */
+function isMpo(head: Buffer): boolean {
+  let p = 2;
+  while (p + 4 <= head.length && head[p] === 0xff) {
+    const marker = head[p + 1]!;
+    if (marker === 0xda || marker === 0xd9) return false;
+    const len = head.readUInt16BE(p + 2);
+    if (marker === 0xe2 && head.subarray(p + 4, p + 8).toString('latin1') === 'MPF\0') return true;
+    p += 2 + len;
+  }
+  return false;
+}
+
+export class ProbeError extends Error {}
+
+export interface Probed {
+  kind: ImageKind;
+  width: number;
+  height: number;
+  /** JPEG thumbnail, Limits.thumbnailPx on the long side. */
+  thumbnail: Buffer;
+}
+
+export async function readHead(file: string, bytes = 65_536): Promise<Buffer> {
+  const fd = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fd.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fd.close();
+  }
+}
+
+/** Reads the dimensions from the header only (cheap), so the size rules run before any full decode. */
+export async function dimensions(file: string, kind: ImageKind, head: Buffer): Promise<{ width: number; height: number }> {
+  try {
+    if (kind === 'bmp') return { width: head.readInt32LE(18), height: Math.abs(head.readInt32LE(22)) };
+    const meta = await sharp(file).metadata();
+    if (!meta.width || !meta.height) throw new ProbeError('no size');
+    return { width: meta.width, height: meta.height };
+  } catch (e) {
+    throw e instanceof ProbeError ? e : new ProbeError(String(e));
+  }
+}
+
+/** Decodes the whole image (a corrupt or truncated file fails here) and draws the thumbnail. */
+export async function thumbnail(file: string, kind: ImageKind): Promise<Buffer> {
+  try {
+    let input: sharp.Sharp;
+    if (kind === 'bmp') {
+      const { width, height, rgb } = decodeBmp(await fs.promises.readFile(file));
+      input = sharp(rgb, { raw: { width, height, channels: 3 } });
+    } else {
+      input = sharp(file, { failOn: 'truncated' });
+    }
+    return await input
+      .resize(Limits.thumbnailPx, Limits.thumbnailPx, { fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+  } catch (e) {
+    throw new ProbeError(e instanceof BmpError ? e.message : String(e));
+  }
+}

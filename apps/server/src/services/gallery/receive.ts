@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import '@fastify/multipart';
+import { AppError, fail } from '../../errors.js';
+import type { Deps } from '../deps.js';
+
+export interface ReceivedFile {
+  /** The part's filename as sent (for folder uploads a relative path). */
+  name: string;
+  tempFile: string;
+  bytes: number;
+  sha: string;
+  /** Over the per-image limit: the rest of the part was skipped and the temp file removed. */
+  tooLarge: boolean;
+}
+
+/** Multipart framing per file is small; this much over the total limit is still worth reading. */
+const FRAMING_SLACK = 1024 * 1024;
+
+/**
+ * Streams each file part of the request to a temp file (never the whole upload in memory), hashing and
+ * counting as it goes, and hands every finished file to `onFile` while the next one is still arriving.
+ * Over the total limit, or when the request breaks off, every temp file is removed and the call throws.
+ */
+export async function receiveFiles(
+  deps: Deps,
+  req: FastifyRequest,
+  field: string,
+  onFile: (file: ReceivedFile) => Promise<void> | void,
+  maxFileBytes = deps.config.gallery.imageMaxBytes,
+): Promise<number> {
+  const { uploadMaxBytes } = deps.config.gallery;
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > uploadMaxBytes + FRAMING_SLACK) fail('uploadTooLarge');
+  if (!req.isMultipart()) fail('uploadFailed');
+  let total = 0;
+  let count = 0;
+  const temps: string[] = [];
+  try {
+    // throwFileSizeLimit: false lets an oversized file be refused alone (truncated) instead of failing the request.
+    const options = { limits: { fileSize: maxFileBytes, files: 100_000, parts: 100_100 }, throwFileSizeLimit: false };
+    const parts = req.parts(options as Parameters<typeof req.parts>[0]);
+    for await (const part of parts) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname !== field) {
+        part.file.resume();
+        continue;
+      }
+      const tempFile = deps.blobs.tempPath();
+      temps.push(tempFile);
+      const hash = createHash('sha256');
+      let bytes = 0;
+      const meter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          bytes += chunk.length;
+          total += chunk.length;
+          if (total > uploadMaxBytes) return done(new AppError('uploadTooLarge'));
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      await pipeline(part.file, meter, fs.createWriteStream(tempFile));
+      const tooLarge = part.file.truncated;
+      if (tooLarge) await fs.promises.rm(tempFile, { force: true });
+      count += 1;
+      await onFile({ name: part.filename, tempFile, bytes, sha: hash.digest('hex'), tooLarge });
+    }
+  } catch (e) {
+    await Promise.all(temps.map((t) => fs.promises.rm(t, { force: true })));
+    if (e instanceof AppError) throw e;
+    deps.log.warn(`upload broke off: ${String(e)}`);
+    fail('uploadFailed');
+  }
+  return count;
+}
