@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import '@fastify/multipart';
 import { AppError, fail } from '../../errors.js';
@@ -53,16 +53,21 @@ export async function receiveFiles(
       temps.push(tempFile);
       const hash = createHash('sha256');
       let bytes = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
+      const out = fs.createWriteStream(tempFile);
+      try {
+        // A plain loop, not stream.pipeline: a part cut off by the end of the request then throws
+        // (premature close) instead of leaving the pipeline waiting forever.
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
           bytes += chunk.length;
           total += chunk.length;
-          if (total > uploadMaxBytes) return done(new AppError('uploadTooLarge'));
+          if (total > uploadMaxBytes) fail('uploadTooLarge');
           hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      await pipeline(part.file, meter, fs.createWriteStream(tempFile));
+          if (!out.write(chunk)) await once(out, 'drain');
+        }
+      } finally {
+        out.end();
+        await finished(out).catch(() => undefined);
+      }
       const tooLarge = part.file.truncated;
       if (tooLarge) await fs.promises.rm(tempFile, { force: true });
       count += 1;

@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { Errors, type ImageListData, type ModelData, type UploadData } from '@loupe/contracts';
+import { call, startApp, type TestApp } from './helper.js';
+import { bmp, draw, newModel, pixels, send, uploadUrl, userToken } from './gallery-fixtures.js';
+
+let t: TestApp;
+let token: string;
+const KB = 1024;
+beforeAll(async () => {
+  // Byte limits scaled down so the tests stay small; the rules are the same code paths.
+  t = await startApp({
+    gallery: { minSidePx: 32, maxSidePx: 2000, labelMax: 100, imageMaxBytes: 300 * KB, uploadMaxBytes: 900 * KB, zipMaxUncompressedBytes: 1024 * KB, zipEntryMaxBytes: 512 * KB, zipMaxEntries: 1000 },
+  });
+  token = await userToken(t.app);
+});
+afterAll(() => t.close());
+
+const blobFiles = () => {
+  const root = path.join(t.config.dataDir, 'blobs');
+  return fs.readdirSync(root).filter((d) => d !== 'tmp').flatMap((d) => fs.readdirSync(path.join(root, d)));
+};
+const tmpFiles = () => fs.readdirSync(path.join(t.config.dataDir, 'blobs', 'tmp'));
+
+describe('gallery upload rules (SPEC §5 images)', () => {
+  it('accepts JPEG, PNG, BMP (24/32/8-bit, both row orders), TIFF and MPO by their bytes, with thumbnails', async () => {
+    const m = await newModel(t.app, token);
+    const mpoHead = await draw('jpeg', 80, 60, 9);
+    // An MPO is a JPEG with an APP2 "MPF" segment right after SOI.
+    const app2 = Buffer.concat([Buffer.from([0xff, 0xe2, 0x00, 0x0a]), Buffer.from('MPF\0'), Buffer.alloc(4)]);
+    const mpo = Buffer.concat([mpoHead.subarray(0, 2), app2, mpoHead.subarray(2)]);
+    const files = [
+      { filename: 'a.jpg', data: await draw('jpeg', 120, 80, 1) },
+      { filename: 'b.png', data: await draw('png', 100, 100, 2) },
+      { filename: 'c.bmp', data: bmp(64, 48, { bpp: 24 }) },
+      { filename: 'd.bmp', data: bmp(64, 48, { bpp: 32, topDown: true, seed: 3 }) },
+      { filename: 'e.bmp', data: bmp(50, 40, { bpp: 8, seed: 4 }) },
+      { filename: 'f.tiff', data: await draw('tiff', 90, 70, 5) },
+      { filename: 'g.mpo', data: mpo },
+      // the name says PNG, the bytes say JPEG: the bytes win
+      { filename: 'h.png', data: await draw('jpeg', 70, 70, 6) },
+    ];
+    const r = await send(t.app, token, uploadUrl(m.id), files);
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.results.map((x) => x.status)).toEqual(Array(8).fill('accepted'));
+    const list = await call<ImageListData>(t.app, 'GET', `/api/models/${m.id}/images?pageSize=20`, undefined, { token });
+    const byName = Object.fromEntries(list.data.items.map((i) => [i.name, i]));
+    expect(byName['a.jpg']).toMatchObject({ kind: 'jpeg', width: 120, height: 80, split: 'none', starred: false, labeled: false, testState: 'untested' });
+    expect(byName['c.bmp']).toMatchObject({ kind: 'bmp', width: 64, height: 48 });
+    expect(byName['e.bmp']).toMatchObject({ kind: 'bmp', width: 50, height: 40 });
+    expect(byName['f.tiff']?.kind).toBe('tiff');
+    expect(byName['g.mpo']?.kind).toBe('mpo');
+    expect(byName['h.png']?.kind).toBe('jpeg');
+    // The BMP thumbnail shows the BMP's pixels (top row first, whatever the row order on disk).
+    const thumb = await t.app.inject({ url: `${byName['d.bmp']!.thumbnailUrl}?token=${token}` });
+    expect(thumb.headers['content-type']).toBe('image/jpeg');
+    const meta = await sharp(thumb.rawPayload).metadata();
+    expect([meta.width, meta.height]).toEqual([64, 48]);
+    const original = await t.app.inject({ url: byName['c.bmp']!.originalUrl, headers: { 'x-token': token } });
+    expect(original.headers['content-type']).toBe('image/bmp');
+    expect(original.rawPayload.equals(files[2]!.data)).toBe(true);
+    expect((await t.app.inject({ url: byName['c.bmp']!.originalUrl })).statusCode).toBe(401);
+    const other = await userToken(t.app);
+    expect((await t.app.inject({ url: `${byName['c.bmp']!.originalUrl}?token=${other}` })).statusCode).toBe(404);
+  });
+
+  it('refuses each bad file with its catalogue reason and keeps the good ones', async () => {
+    const m = await newModel(t.app, token);
+    const good = await draw('png', 64, 64, 11);
+    const corrupt = (await draw('jpeg', 200, 200, 12)).subarray(0, 600);
+    const big = await sharp(pixels(400, 300, 13), { raw: { width: 400, height: 300, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const r = await send(t.app, token, uploadUrl(m.id), [
+      { filename: 'good.png', data: good },
+      { filename: 'copy.png', data: good },
+      { filename: 'doc.gif', data: Buffer.from('GIF89a........................') },
+      { filename: 'text.jpg', data: Buffer.from('just text, not an image at all') },
+      { filename: 'broken.jpg', data: corrupt },
+      { filename: 'wide.png', data: await draw('png', 600, 100, 14) },
+      { filename: 'almost.png', data: await draw('png', 590, 100, 15) },
+      { filename: 'tiny.png', data: await draw('png', 31, 40, 16) },
+      { filename: 'huge.png', data: await draw('png', 2001, 400, 17) },
+      { filename: 'big.png', data: big },
+      { filename: 'empty.jpg', data: Buffer.alloc(0) },
+    ], { lang: 'de' });
+    expect(r.code).toBe(0);
+    const got = Object.fromEntries(r.data.results.map((x) => [x.name, x]));
+    expect(got['good.png']?.status).toBe('accepted');
+    expect(got['almost.png']?.status).toBe('accepted');
+    expect(got['copy.png']).toMatchObject({ status: 'refused', code: Errors.duplicateImage.code, message: 'Dieses Bild ist bereits im Modell.' });
+    expect(got['doc.gif']?.code).toBe(Errors.onlyImageTypes.code);
+    expect(got['text.jpg']?.code).toBe(Errors.onlyImageTypes.code);
+    expect(got['broken.jpg']?.code).toBe(Errors.fileCheckFailed.code);
+    expect(got['empty.jpg']?.code).toBe(Errors.fileCheckFailed.code);
+    expect(got['wide.png']).toMatchObject({ code: Errors.aspectRatio.code, message: 'Das Seitenverhältnis muss unter 6:1 liegen.' });
+    expect(got['tiny.png']).toMatchObject({ code: Errors.resolutionOutOfRange.code, message: 'Jede Bildseite muss 32 bis 2000 Pixel lang sein.' });
+    expect(got['huge.png']?.code).toBe(Errors.resolutionOutOfRange.code);
+    expect(got['big.png']?.code).toBe(Errors.imageTooLarge.code);
+    expect(r.data).toMatchObject({ accepted: 2, refused: 9 });
+    // A second request with the same bytes is a duplicate too (content hash within the project)...
+    const again = await send(t.app, token, uploadUrl(m.id), [{ filename: 'renamed.png', data: good }]);
+    expect(again.data.results[0]?.code).toBe(Errors.duplicateImage.code);
+    // ...but another project may hold the same image.
+    const m2 = await newModel(t.app, token);
+    expect((await send(t.app, token, uploadUrl(m2.id), [{ filename: 'good.png', data: good }])).data.accepted).toBe(1);
+    expect(tmpFiles()).toEqual([]);
+  });
+
+  it('refuses a request over the total limit and stores nothing from it', async () => {
+    const m = await newModel(t.app, token);
+    const before = blobFiles().length;
+    const parts = await Promise.all([1, 2, 3, 4].map(async (i) => ({ filename: `${i}.png`, data: await sharp(pixels(300, 300, 100 + i), { raw: { width: 300, height: 300, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer() })));
+    // each ~270 KB: under the image limit; four of them are over the 900 KB request limit
+    const r = await send(t.app, token, uploadUrl(m.id), parts, { lang: 'ru' });
+    expect(r).toMatchObject({ status: 413, code: Errors.uploadTooLarge.code, message: 'Общий размер загрузки больше 500 МБ.' });
+    expect((await call<ModelData>(t.app, 'GET', `/api/models/${m.id}`, undefined, { token })).data.totalImages).toBe(0);
+    expect(blobFiles().length).toBe(before);
+    expect(tmpFiles()).toEqual([]);
+  });
+
+  it('a request that breaks off leaves no rows, blobs or temp files', async () => {
+    const m = await newModel(t.app, token);
+    const before = blobFiles().length;
+    const r = await send(t.app, token, uploadUrl(m.id), [
+      { filename: 'x1.png', data: await draw('png', 64, 64, 201) },
+      { filename: 'x2.png', data: await draw('png', 64, 64, 202) },
+      { filename: 'x3.png', data: (await draw('png', 64, 64, 203)).subarray(0, 100) },
+    ], { truncate: true });
+    expect(r.code).toBe(Errors.uploadFailed.code);
+    expect((await call<ModelData>(t.app, 'GET', `/api/models/${m.id}`, undefined, { token })).data.totalImages).toBe(0);
+    expect(blobFiles().length).toBe(before);
+    expect(tmpFiles()).toEqual([]);
+  });
+
+  it('answers uploadFailed for a request without files and notFound for another account\'s model', async () => {
+    const m = await newModel(t.app, token);
+    expect((await send(t.app, token, uploadUrl(m.id), [])).code).toBe(Errors.uploadFailed.code);
+    const other = await userToken(t.app);
+    expect((await send(t.app, other, uploadUrl(m.id), [{ filename: 'a.png', data: await draw('png', 40, 40, 1) }])).code).toBe(Errors.notFound.code);
+  });
+
+  it('shows the 30-image hint until the model has 30 images, and deleting the model removes unshared blobs', async () => {
+    const m = await newModel(t.app, token);
+    const files = await Promise.all(Array.from({ length: 30 }, async (_, i) => ({ filename: `p${i}.png`, data: await draw('png', 40, 40, 500 + i) })));
+    const first = await send<UploadData>(t.app, token, uploadUrl(m.id), files.slice(0, 29));
+    expect(first.data.accepted).toBe(29);
+    expect((await call<ModelData>(t.app, 'GET', `/api/models/${m.id}`, undefined, { token })).data.belowRecommendedImages).toBe(true);
+    await send(t.app, token, uploadUrl(m.id), files.slice(29));
+    expect((await call<ModelData>(t.app, 'GET', `/api/models/${m.id}`, undefined, { token })).data).toMatchObject({ totalImages: 30, belowRecommendedImages: false });
+    // the same first image also lives in a second model: its blob must survive the delete
+    const keep = await newModel(t.app, token);
+    await send(t.app, token, uploadUrl(keep.id), [files[0]!]);
+    const before = blobFiles().length;
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/models/${m.id}`, headers: { 'x-token': token } });
+    expect(del.json()).toMatchObject({ code: 0 });
+    // 29 originals and 29 thumbnails go; the shared original and its thumbnail stay
+    expect(blobFiles().length).toBe(before - 58);
+    const kept = await call<ImageListData>(t.app, 'GET', `/api/models/${keep.id}/images`, undefined, { token });
+    expect((await t.app.inject({ url: `${kept.data.items[0]!.originalUrl}?token=${token}` })).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', `/api/models/${m.id}`, undefined, { token })).code).toBe(Errors.notFound.code);
+  });
+});
