@@ -44,6 +44,8 @@ test('a new user registers, activates by mail, waits for review, is approved and
     await expect(admin).toHaveURL(/\/dashboard$/);
     await admin.getByTestId('menu-userManagement').click();
     await expect(admin).toHaveURL(/\/userManagement$/);
+    // SPEC §2: administrators get a back link to the dashboard on other pages.
+    await expect(admin.getByTestId('back-link')).toHaveText('Back to dashboard');
     const row = admin.getByTestId(`account-${newUser.email}`);
     // What the applicant typed reached the reviewer, field by field (the server stores the phone without spaces).
     for (const value of [
@@ -79,6 +81,9 @@ test('a new user registers, activates by mail, waits for review, is approved and
     await page.goto('/profile');
     await expect(page.getByTestId('sidebar')).toBeVisible();
     await expect(page.getByTestId('menu-agentList')).toBeVisible();
+    // Users see no back-office entries, and the cloud build shows its copyright line.
+    await expect(page.getByTestId('menu-userManagement')).toHaveCount(0);
+    await expect(page.getByTestId('copyright')).toContainText('Loupe');
     await expect(page.getByTestId('user-menu')).toContainText(newUser.email);
     await snap(page, testInfo, 'profile');
   });

@@ -36,7 +36,7 @@ test('signing in on a second browser ends the first session with the "logged in 
   await expect(second.getByTestId('relogin-modal')).toHaveCount(0);
 });
 
-test('signing out from the top-bar menu ends the session on the server too', async ({ user: page }) => {
+test('the top-bar menu leads to usage, and signing out there ends the session on the server too', async ({ user: page }) => {
   const account = await createApprovedUser('signout');
   await signInAsUser(page, account);
   await page.goto('/profile');
@@ -45,6 +45,11 @@ test('signing out from the top-bar menu ends the session on the server too', asy
   expect((await call<{ email: string }>('GET', '/api/vue-admin-template/user/info', undefined, token!)).email).toBe(
     account.email,
   );
+
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('menu-usage-link').click();
+  await expect(page).toHaveURL(/\/usage$/);
+  await expect(page.getByTestId('usage-page')).toBeVisible();
 
   await page.getByTestId('user-menu').click();
   await page.getByTestId('sign-out').click();
