@@ -40,8 +40,9 @@ export async function receiveFiles(
   let count = 0;
   const temps: string[] = [];
   try {
-    // throwFileSizeLimit: false lets an oversized file be refused alone (truncated) instead of failing the request.
-    const options = { limits: { fileSize: maxFileBytes, files: 100_000, parts: 100_100 }, throwFileSizeLimit: false };
+    // throwFileSizeLimit: false lets an oversized file be refused alone (truncated) instead of failing the request;
+    // preservePath keeps `<folder>/<file>` names for folder uploads.
+    const options = { limits: { fileSize: maxFileBytes, files: 100_000, parts: 100_100 }, throwFileSizeLimit: false, preservePath: true };
     const parts = req.parts(options as Parameters<typeof req.parts>[0]);
     for await (const part of parts) {
       if (part.type !== 'file') continue;
