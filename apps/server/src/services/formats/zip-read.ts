@@ -26,6 +26,15 @@ export function unsafeEntry(entry: Entry): boolean {
   return madeBy === 3 && mode === S_IFLNK;
 }
 
+/** yauzl's own refusals, in catalogue terms: unsafe names, and entries inflating past their declared size. */
+function fromYauzl(e: unknown): AppError {
+  const msg = e instanceof Error ? e.message : String(e);
+  const name = /^(?:absolute path|invalid relative path|invalid characters in fileName): (.*)$/.exec(msg);
+  if (name) return new AppError('zipUnsafeEntry', { entry: name[1]! });
+  if (/too many bytes in the stream|exceeds the declared/i.test(msg)) return new AppError('zipTooLarge');
+  return new AppError('zipInvalid');
+}
+
 const open = (file: string) =>
   new Promise<ZipFile>((resolve, reject) =>
     // yauzl's own checks (validateEntrySizes, decodeStrings) stay on; it also refuses some unsafe names.
@@ -85,7 +94,7 @@ export async function readZip(file: string, limits: ZipLimits, wanted: (path: st
     });
   } catch (e) {
     if (e instanceof AppError) throw e;
-    fail('zipInvalid');
+    throw fromYauzl(e);
   } finally {
     zip.close();
   }
