@@ -3,6 +3,8 @@ import { authPages } from '@/pages/auth';
 import { accountPages } from '@/pages/account';
 import { adminPages } from '@/pages/admin';
 import { modelPages } from '@/pages/models';
+import { galleryPages } from '@/pages/gallery';
+import { downloadPages } from '@/pages/download';
 import { Dashboard } from '@/pages/shell/Dashboard';
 import { LoadingPage } from '@/pages/shell/LoadingPage';
 import { NotFound } from '@/pages/shell/NotFound';
@@ -25,6 +27,8 @@ export function pageFor(route: RouteDef): ComponentType | null {
     accountPages[route.path] ??
     adminPages[route.path] ??
     modelPages[route.path] ??
+    galleryPages[route.path] ??
+    downloadPages[route.path] ??
     null
   );
 }

@@ -106,4 +106,31 @@ describe('upload queue', () => {
     expect(calls).toBe(1);
     expect(queue.getSnapshot().items).toHaveLength(0);
   });
+
+  it('stops: waiting files and the request in flight become failed, and retry sends them all', async () => {
+    const requests: { names: string[]; signal: AbortSignal; resolve: (o: FileOutcome[]) => void }[] = [];
+    const transport: Transport = (files, _progress, signal) =>
+      new Promise((resolve, reject) => {
+        signal.addEventListener('abort', () => reject(new Error('aborted')));
+        requests.push({ names: files.map((f) => f.name), signal, resolve });
+      });
+    const queue = new UploadQueue(transport, { filesPerRequest: 1, concurrency: 1, bytesPerRequest: 1000 });
+    queue.add([file('a.png', 1), file('b.png', 1), file('c.png', 1)]);
+    const finished = queue.start();
+    queue.cancel('Stopped.');
+    await finished;
+    expect(requests).toHaveLength(1);
+    expect(queue.summary().failed.map((f) => f.name)).toEqual(['a.png', 'b.png', 'c.png']);
+    expect(queue.summary().failed[1]!.reason).toBe('Stopped.');
+
+    const retried = queue.retryFailed();
+    expect(requests[1]!.names).toEqual(['a.png']);
+    requests[1]!.resolve([{ ok: true }]);
+    await tick();
+    requests[2]!.resolve([{ ok: true }]);
+    await tick();
+    requests[3]!.resolve([{ ok: true }]);
+    await retried;
+    expect(queue.summary().done).toBe(3);
+  });
 });

@@ -104,8 +104,10 @@ export class UploadQueue {
     return this.start();
   }
 
-  /** Abort requests in flight; their files count as failed and can be retried. */
-  cancel(): void {
+  /** Stop: files not sent yet and requests in flight count as failed (with `reason`) and can be retried. */
+  cancel(reason = ''): void {
+    this.items = this.items.map((item) => (item.status === 'waiting' ? { ...item, status: 'failed', reason } : item));
+    this.emit();
     this.controller.abort();
     this.controller = new AbortController();
   }

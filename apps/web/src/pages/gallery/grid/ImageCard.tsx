@@ -1,0 +1,62 @@
+import { memo } from 'react';
+import { Checkbox, Skeleton, Tag, Typography } from 'antd';
+import { StarFilled, StarOutlined } from '@ant-design/icons';
+import type { ImageData } from '@loupe/contracts';
+import { useTranslation } from '@/i18n';
+import { withToken } from '../galleryApi';
+
+interface Props {
+  image: ImageData | undefined;
+  selected: boolean;
+  onSelect: (id: number, selected: boolean) => void;
+  onStar: (image: ImageData) => void;
+}
+
+const SPLIT_COLOR: Record<string, string> = { train: 'blue', valid: 'purple', test: 'gold', none: 'default' };
+
+/** One thumbnail. Memoised: a scroll re-renders only the rows that come into view. */
+export const ImageCard = memo(function ImageCard({ image, selected, onSelect, onStar }: Props) {
+  const { t } = useTranslation('gallery');
+  if (!image) {
+    return (
+      <div className="loupe-image-card" data-testid="image-card-loading">
+        <Skeleton.Image active className="loupe-image-thumb" />
+      </div>
+    );
+  }
+  return (
+    <div
+      className={`loupe-image-card${selected ? ' loupe-image-card-selected' : ''}`}
+      data-testid={`image-card-${image.id}`}
+      data-name={image.name}
+    >
+      <div className="loupe-image-thumb">
+        <img src={withToken(image.thumbnailUrl)} alt={image.name} loading="lazy" decoding="async" draggable={false} />
+        <Checkbox
+          className="loupe-image-select"
+          checked={selected}
+          onChange={(e) => onSelect(image.id, e.target.checked)}
+          aria-label={t('grid.select', { name: image.name })}
+          data-testid={`image-select-${image.id}`}
+        />
+        <button
+          type="button"
+          className="loupe-image-star"
+          onClick={() => onStar(image)}
+          aria-pressed={image.starred}
+          aria-label={t(image.starred ? 'grid.unstar' : 'grid.star')}
+          data-testid={`image-star-${image.id}`}
+        >
+          {image.starred ? <StarFilled /> : <StarOutlined />}
+        </button>
+      </div>
+      <Typography.Text ellipsis className="loupe-image-name" title={image.name}>
+        {image.name}
+      </Typography.Text>
+      <div className="loupe-image-tags">
+        <Tag color={SPLIT_COLOR[image.split]}>{t(`splits.${image.split}`)}</Tag>
+        <Tag color={image.labeled ? 'green' : 'default'}>{t(image.labeled ? 'grid.labeled' : 'grid.unlabeled')}</Tag>
+      </div>
+    </div>
+  );
+});
