@@ -1,11 +1,11 @@
 import { call, createApprovedUser } from '../support/api.js';
-import { expect, test } from '../support/fixtures.js';
+import { expect, snap, test } from '../support/fixtures.js';
 import { signInAsUser } from '../support/ui.js';
 
 test('signing in on a second browser ends the first session with the "logged in elsewhere" dialog', async ({
   user: first,
   openBrowser,
-}) => {
+}, testInfo) => {
   const account = await createApprovedUser('session');
   await signInAsUser(first, account);
   await first.goto('/profile');
@@ -19,6 +19,10 @@ test('signing in on a second browser ends the first session with the "logged in 
   const dialog = first.getByTestId('relogin-modal');
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('signed in somewhere else');
+  // The profile page's own call failed the same way: still one dialog, and no error toast beside it.
+  await expect(first.locator('.ant-modal')).toHaveCount(1);
+  await expect(first.locator('.ant-message-notice, .ant-notification-notice')).toHaveCount(0);
+  await snap(first, testInfo, 'relogin-dialog');
   await expect(first.getByTestId('relogin-modal')).toHaveCount(1);
   await first.getByTestId('relogin-confirm').click();
   await expect(first).toHaveURL(/\/signin$/);
