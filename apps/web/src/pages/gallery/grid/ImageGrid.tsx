@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Empty } from 'antd';
 import type { ImageData } from '@loupe/contracts';
@@ -17,17 +17,16 @@ interface Props {
   onStar: (image: ImageData) => void;
 }
 
-/** Measure the scroll box's width so the grid knows how many cards fit a row. */
-function useWidth(ref: React.RefObject<HTMLDivElement | null>) {
+/** Measure the scroll box's width so the grid knows how many cards fit a row (the box mounts late: empty first). */
+function useWidth(el: HTMLDivElement | null) {
   const [width, setWidth] = useState(0);
   useEffect(() => {
-    const el = ref.current;
     if (!el) return;
     setWidth(el.clientWidth);
     const observer = new ResizeObserver(() => setWidth(el.clientWidth));
     observer.observe(el);
     return () => observer.disconnect();
-  }, [ref]);
+  }, [el]);
   return width;
 }
 
@@ -37,13 +36,13 @@ function useWidth(ref: React.RefObject<HTMLDivElement | null>) {
  */
 export function ImageGrid({ modelId, filters, total, selected, onSelect, onStar }: Props) {
   const { t } = useTranslation('gallery');
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const width = useWidth(scrollRef);
+  const [scrollEl, setScrollEl] = useState<HTMLDivElement | null>(null);
+  const width = useWidth(scrollEl);
   const columns = columnsFor(width);
   const rows = rowCount(total, columns);
   const virtualizer = useVirtualizer({
     count: rows,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: () => scrollEl,
     estimateSize: () => ROW_HEIGHT + CARD_GAP,
     overscan: 3,
     // jsdom and the first paint have no size yet: start with a window's worth of rows.
@@ -68,7 +67,7 @@ export function ImageGrid({ modelId, filters, total, selected, onSelect, onStar 
   if (total === 0) return <Empty description={t('grid.empty')} data-testid="image-grid-empty" />;
 
   return (
-    <div ref={scrollRef} className="loupe-image-grid" data-testid="image-grid" data-total={total}>
+    <div ref={setScrollEl} className="loupe-image-grid" data-testid="image-grid" data-total={total}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualRows.map((row) => (
           <div
