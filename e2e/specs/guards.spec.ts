@@ -6,6 +6,11 @@ test('a signed-out visit to /agentList lands on /signin-home, an unknown path on
   await page.goto('/agentList');
   await expect(page).toHaveURL(/\/signin-home$/);
   await expect(page.getByTestId('signin-home')).toBeVisible();
+  // Public pages scale the root font with the window height (SPEC §2): 800 px high → 800/768·16 px.
+  const rootFont = () => page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize));
+  await expect.poll(rootFont).toBeCloseTo((800 / 768) * 16, 2);
+  await page.setViewportSize({ width: 1280, height: 960 });
+  await expect.poll(rootFont).toBeCloseTo(20, 2);
 
   await page.goto('/no/such/page');
   await expect(page).toHaveURL(/\/404$/);

@@ -15,6 +15,8 @@ test('the sidebar collapses below 992 px and its mobile overlay closes it', asyn
 
   await expect(sidebar).toBeVisible();
   await expect.poll(width).toBeGreaterThan(150);
+  // Working pages keep a 16 px root font whatever the window height (SPEC §2).
+  await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('16px');
 
   // Wider than tall: a taller window would raise the phone warning over everything.
   await page.setViewportSize({ width: MOBILE_BREAKPOINT - 192, height: 600 });
