@@ -18,6 +18,11 @@ test('a new user registers, activates by mail, waits for review, is approved and
     await expect(page.getByTestId('send-verify')).toContainText(`We sent an activation link to ${newUser.email}`);
   });
 
+  await test.step('signing in before activation says the account is not activated', async () => {
+    await signIn(page, newUser.email, newUser.password);
+    await expect(page.getByTestId('signin-error')).toContainText('Your account is not activated');
+  });
+
   await test.step('open the activation link from the mail', async () => {
     const link = await latestLink(newUser.email);
     await page.goto(link);
