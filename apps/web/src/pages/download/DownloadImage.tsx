@@ -40,11 +40,11 @@ export default function DownloadImage() {
   return (
     <Card title={t('export.title')} className="loupe-page" data-testid="download-images">
       <Typography.Paragraph type="secondary">{t('export.intro')}</Typography.Paragraph>
-      <Space direction="vertical" size="large" style={{ width: '100%' }}>
+      <Space orientation="vertical" size="large" style={{ width: '100%' }}>
         <div>
           <Typography.Text strong>{t('export.format')}</Typography.Text>
           <Radio.Group value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)} style={{ display: 'block', marginTop: 8 }}>
-            <Space direction="vertical">
+            <Space orientation="vertical">
               {ExportFormats.map((f) => (
                 <Radio key={f} value={f} data-testid={`export-format-${f}`}>
                   <Typography.Text>{t(`formats.${f}`)}</Typography.Text>{' '}

@@ -113,7 +113,7 @@ function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {
       <Row gutter={16}>
         <Col xs={24} lg={18}>
           <Card size="small" style={{ marginBottom: 12 }}>
-            <Space direction="vertical" style={{ width: '100%' }}>
+            <Space orientation="vertical" style={{ width: '100%' }}>
               <FilterBar value={filters} labels={labels.data ?? []} onChange={changeFilters} />
               <Space wrap>
                 <Typography.Text data-testid="gallery-selected">{t('bulk.selected', { count: selected.size })}</Typography.Text>

@@ -73,7 +73,7 @@ export default function ModelList() {
       dataIndex: 'name',
       sorter: true,
       render: (name: string, m) => (
-        <Space direction="vertical" size={0}>
+        <Space orientation="vertical" size={0}>
           <Typography.Link onClick={() => openModel(m)} data-testid={`model-open-${m.id}`}>
             {name}
           </Typography.Link>

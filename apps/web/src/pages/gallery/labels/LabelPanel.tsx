@@ -31,7 +31,7 @@ function LabelRow({ modelId, label }: { modelId: string; label: LabelData }) {
 
   return (
     <List.Item data-testid={`label-row-${label.id}`} data-name={label.name}>
-      <Space direction="vertical" size={2} style={{ width: '100%' }}>
+      <Space orientation="vertical" size={2} style={{ width: '100%' }}>
         <Space.Compact style={{ width: '100%' }}>
           <ColorPicker
             value={label.color}

@@ -44,7 +44,7 @@ export function AnnotationZip({ modelId, type, onImported }: Props) {
 
   const formats = annotationFormatsFor(type).map((f) => t(`formats.${f}`)).join(', ');
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size="middle" data-testid="upload-zip-step">
+    <Space orientation="vertical" style={{ width: '100%' }} size="middle" data-testid="upload-zip-step">
       <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
         {t('upload.zipHint', { formats })}
       </Typography.Paragraph>

@@ -25,7 +25,7 @@ export function PickFiles({ mode, several, onSeveral, onFiles, count, bytes, lab
     e.target.value = '';
   };
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size="middle">
+    <Space orientation="vertical" style={{ width: '100%' }} size="middle">
       <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
         {t(`upload.hints.${mode}`)} {t('upload.hints.limits', { types: IMAGE_ACCEPT.replaceAll(',', ' ') })}
       </Typography.Paragraph>

@@ -23,7 +23,7 @@ export function UploadSummary({ accepted, rows, annotations }: Props) {
   return (
     <div data-testid="upload-summary">
       <Result
-        status={rows.length === 0 ? 'success' : accepted > 0 ? 'warning' : 'error'}
+        status={rows.length === 0 ? 'success' : accepted + (annotations?.imagesMatched ?? 0) > 0 ? 'warning' : 'error'}
         title={t('upload.summary.title', { accepted })}
         subTitle={t('upload.summary.sub', { refused, failed })}
         style={{ padding: '16px 0' }}
@@ -47,10 +47,10 @@ export function UploadSummary({ accepted, rows, annotations }: Props) {
         />
       )}
       {rows.length > 0 && (
-        <Table<SummaryRow>
+        <Table<SummaryRow & { key: string }>
           size="small"
-          rowKey={(r, i) => `${r.source}-${r.name}-${i}`}
-          dataSource={rows}
+          rowKey="key"
+          dataSource={rows.map((r, i) => ({ ...r, key: `${r.source}-${i}` }))}
           pagination={{ pageSize: 8, hideOnSinglePage: true, showSizeChanger: false }}
           onRow={(r) => ({ 'data-testid': 'upload-summary-row', 'data-name': r.name }) as object}
           columns={[

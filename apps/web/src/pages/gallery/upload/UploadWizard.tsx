@@ -41,7 +41,7 @@ export function UploadWizard(props: Props) {
       title={null}
       width={760}
       footer={null}
-      maskClosable={false}
+      mask={{ closable: false }}
       onCancel={props.onClose}
       afterClose={() => setRun((r) => r + 1)}
       destroyOnHidden
