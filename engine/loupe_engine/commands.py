@@ -90,6 +90,8 @@ def test(args):
     if args.half and dev.type != "cuda":
         log("note: half precision needs CUDA; testing in float32 on CPU")
     model, ck = load_checkpoint(args.model, dev)
+    if args.half and dev.type == "cuda":
+        model.half()
     rotated, names = ck["task"] == "obb", ck["names"]
     emit("phase", phase="testing")
     records, _, _ = load_coco(args.data, args.images, ck["task"], names=names, need_boxes=False)

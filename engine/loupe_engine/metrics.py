@@ -1,7 +1,6 @@
 """Detection metrics, COCO style: AP at IoU 0.50:0.05:0.95 with 101-point interpolation, per class; plus
 precision/recall/F1 at a chosen confidence, the F1-best confidence, a confusion matrix and PR-curve points."""
 import numpy as np
-import torch
 
 from loupe_engine.losses.iou import box_iou, rbox_iou_matrix
 
@@ -81,7 +80,6 @@ class DetMetrics:
         n_gt_all = max(len(gc), 1)
         grid = np.linspace(0, 1, 101)
         ctp = np.cumsum(tp[:, 0])
-        cnt = np.arange(1, len(cf) + 1)
         f1s, ps, rs = [], [], []
         for t in grid:
             n = int((cf >= t).sum())
@@ -95,7 +93,6 @@ class DetMetrics:
         tpn = int(ctp[n - 1]) if n else 0
         p = tpn / n if n else 0.0
         r = tpn / n_gt_all
-        del cnt
         apc = ap[present]
         return {
             "precision": p, "recall": r, "f1": 2 * p * r / (p + r + 1e-9), "conf": conf,

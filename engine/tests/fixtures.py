@@ -1,7 +1,6 @@
 """Draw tiny COCO datasets for tests: rectangles (class 'square') and discs (class 'disc'), optionally rotated.
 Also runnable: `python3 engine/tests/fixtures.py DIR [--obb] [--n N] [--size S]` (used by packages/runtime)."""
 import json
-import math
 import os
 import random
 import sys
