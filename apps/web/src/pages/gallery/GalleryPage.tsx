@@ -33,7 +33,8 @@ export default function GalleryPage() {
       />
     );
   }
-  return <Gallery modelId={project.id} type={project.type} />;
+  // Keyed by model: filters and selection of one model never leak into another.
+  return <Gallery key={project.id} modelId={project.id} type={project.type} />;
 }
 
 function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, ColorPicker, Form, Input, List, Popconfirm, Space, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Limits, type LabelData } from '@loupe/contracts';
@@ -80,11 +80,15 @@ export function LabelPanel({ modelId }: { modelId: string }) {
   const items = labels.data ?? [];
   const field = t('labels.name');
 
+  // Offer the next palette colour once the labels are known, unless the user already picked one.
+  useEffect(() => {
+    if (!form.isFieldTouched('color')) form.setFieldValue('color', nextColor(items.length));
+  }, [form, items.length]);
+
   const add = async (values: NewLabel) => {
     try {
       await create.mutateAsync({ name: values.name.trim(), color: values.color });
       form.resetFields();
-      form.setFieldValue('color', nextColor(items.length + 1));
     } catch (e) {
       if (!isApiError(e) || !e.handled) form.setFields([{ name: 'name', errors: [reasonOf(e)] }]);
     }
