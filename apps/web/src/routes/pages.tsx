@@ -5,7 +5,7 @@ import { adminPages } from '@/pages/admin';
 import { modelPages } from '@/pages/models';
 import { galleryPages } from '@/pages/gallery';
 import { downloadPages } from '@/pages/download';
-import { Dashboard } from '@/pages/shell/Dashboard';
+import ModelDashboard from '@/pages/dashboard/ModelDashboard';
 import { LoadingPage } from '@/pages/shell/LoadingPage';
 import { NotFound } from '@/pages/shell/NotFound';
 import { TitlePage } from '@/pages/shell/TitlePage';
@@ -15,7 +15,8 @@ import type { RouteDef } from './table';
 const SHELL_PAGES: Record<string, ComponentType> = {
   '/loading-page': LoadingPage,
   '/404': NotFound,
-  '/dashboard': Dashboard,
+  // The shell's four steps with the open model's summary above them.
+  '/dashboard': ModelDashboard,
   '/usage': Usage,
 };
 
