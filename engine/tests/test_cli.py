@@ -163,3 +163,18 @@ def test_time_budget_stops_training(det_data, tmp_path):
                                 "--set", "imgsz=64", "--set", "epochs=500", "--max-seconds", "1")
     s = events[-1]["summary"]
     assert s["stopped_by"] == "time" and s["total_epochs"] < 500
+
+
+def test_spec_drives_test_and_export(det_run, det_data, tmp_path):
+    spec = {"model": f"{det_run[0]}/best.pt", "data": f"{det_data}/val.json", "images": f"{det_data}/images",
+            "test": {"conf": 0.01, "iou": 0.5}, "export": {"format": "onnx", "width": 64, "height": 64,
+                                                          "max_det": 5}}
+    (tmp_path / "job.json").write_text(json.dumps(spec))
+    _, events, _ = run_engine("test", "--spec", tmp_path / "job.json", "--workdir", tmp_path / "w")
+    assert events[-1]["summary"]["conf"] == 0.01 and os.path.isfile(tmp_path / "w" / "predictions.json")
+    _, events, _ = run_engine("export", "--spec", tmp_path / "job.json", "--workdir", tmp_path / "w")
+    assert os.path.isfile(tmp_path / "w" / "model.onnx")
+    spec["test"]["confidence"] = 0.3
+    (tmp_path / "job.json").write_text(json.dumps(spec))
+    code, events, _ = run_engine("test", "--spec", tmp_path / "job.json", check=False)
+    assert code == 2 and "confidence" in events[-1]["message"]

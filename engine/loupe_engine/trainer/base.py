@@ -231,6 +231,7 @@ class BaseTrainer:
                 fit_epochs = epoch + 1 + int((self.budget - elapsed) / max(per_epoch, 1e-6))
                 if fit_epochs < self.epochs:
                     self.epochs = max(fit_epochs, epoch + 1)
+                    stop_reason = "time"  # the budget, not the requested epochs, ends this run
             stop = None
             if cfg.patience and bad_epochs >= cfg.patience:
                 stop = "patience"
