@@ -28,10 +28,16 @@ export function fsBlobStore(root: string): BlobStore {
     if (!SHA.test(sha)) throw new Error(`not a sha256: ${sha}`);
     return path.join(root, sha.slice(0, 2), sha);
   };
+  // 256 shard folders at most: remember the ones made so each put is not also a mkdir.
+  const folders = new Set<string>();
   async function place(sha: string, write: (target: string) => Promise<void>): Promise<boolean> {
     const target = pathOf(sha);
     if (fs.existsSync(target)) return false;
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const dir = path.dirname(target);
+    if (!folders.has(dir)) {
+      await fs.promises.mkdir(dir, { recursive: true });
+      folders.add(dir);
+    }
     await write(target);
     return true;
   }

@@ -31,6 +31,7 @@ export function annotationsRepo(db: Kysely<DB>) {
      */
     async replace(d: Kysely<DB>, image: { id: number; model_id: number; annotation_version: number; class_label_id: number | null }, items: NewAnnotation[], now: number) {
       const version = image.annotation_version + 1;
+      await d.updateTable('annotations').set({ current: 0 }).where('image_id', '=', image.id).where('current', '=', 1).execute();
       if (items.length > 0) {
         await d
           .insertInto('annotations')

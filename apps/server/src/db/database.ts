@@ -41,6 +41,8 @@ function sqlite(config: Config): Kysely<DB> {
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
+  // 64 MB page cache (default 2 MB): a 100k-image gallery's indexes stay in memory between requests.
+  file.pragma('cache_size = -65536');
   return new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
 }
 

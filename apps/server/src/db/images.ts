@@ -6,6 +6,8 @@ import { likeContains } from './like.js';
 export type Image = Selectable<ImagesTable>;
 export type NewImage = Insertable<ImagesTable>;
 
+const RARE_NAME_MATCHES = 5000;
+
 type Where = (eb: ExpressionBuilder<DB, 'images'>) => Expression<SqlBool>;
 
 /** Each gallery filter as a condition that one of the images indexes answers (see migration 0002). */
@@ -23,7 +25,7 @@ const filters: Record<ImageFilter, Where | null> = {
 };
 
 export function imagesRepo(db: Kysely<DB>) {
-  const conditions = (modelId: number, q: ImageListQuery): Where[] => {
+  const conditions = (modelId: number, q: ImageListQuery, byClass: boolean): Where[] => {
     const out: Where[] = [(eb) => eb('images.model_id', '=', modelId)];
     const f = filters[q.filter ?? 'all'];
     if (f) out.push(f);
@@ -31,35 +33,40 @@ export function imagesRepo(db: Kysely<DB>) {
     if (q.name) out.push(() => sql<SqlBool>`images.name_key like ${likeContains(q.name!.toLowerCase())} escape '\\'`);
     if (q.labelId) {
       const labelId = q.labelId;
-      out.push((eb) =>
-        eb.or([
-          eb('images.class_label_id', '=', labelId),
-          eb.exists(
-            eb
-              .selectFrom('annotations')
-              .select('annotations.id')
-              .whereRef('annotations.image_id', '=', 'images.id')
-              .whereRef('annotations.version', '=', 'images.annotation_version')
-              .where('annotations.label_id', '=', labelId),
-          ),
-        ]),
+      // Classification images carry their label as a column; the others through current annotation rows.
+      out.push(
+        byClass
+          ? (eb) => eb('images.class_label_id', '=', labelId)
+          : (eb) =>
+              eb(
+                'images.id',
+                'in',
+                eb.selectFrom('annotations').select('annotations.image_id').where('annotations.label_id', '=', labelId).where('annotations.current', '=', 1),
+              ),
       );
     }
     return out;
   };
   return {
     /** One page, newest first, and the count of all matches. */
-    async list(modelId: number, q: ImageListQuery, pageSize: number) {
-      const where = conditions(modelId, q);
+    async list(modelId: number, q: ImageListQuery, pageSize: number, byClass = false) {
+      const where = conditions(modelId, q, byClass);
       const all = (eb: ExpressionBuilder<DB, 'images'>) => eb.and(where.map((w) => w(eb)));
-      let page = db.selectFrom('images').selectAll().where(all);
+      const counted = await db.selectFrom('images').where(all).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const total = Number(counted.n);
+      if (total === 0) return { items: [], total };
+      let page = db.selectFrom('images').selectAll();
+      // A name matching few images: walking the id order would read every row to find them, so collect their
+      // ids from the name index first. Many matches: the id-order walk stops after one page.
+      page = q.name && total <= RARE_NAME_MATCHES ? page.where('images.id', 'in', db.selectFrom('images').select('images.id').where(all)) : page.where(all);
       if (q.after) page = page.where('images.id', '<', q.after);
-      else if (q.page && q.page > 1) page = page.offset((q.page - 1) * pageSize);
-      const [items, counted] = await Promise.all([
-        page.orderBy('images.id', 'desc').limit(pageSize).execute(),
-        db.selectFrom('images').where(all).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { items, total: Number(counted.n) };
+      else if (q.page && q.page > 1) {
+        // Skip through ids only (an index walk) instead of stepping over whole rows.
+        const start = db.selectFrom('images').select('images.id').where(all).orderBy('images.id', 'desc').limit(1).offset((q.page - 1) * pageSize);
+        page = page.where('images.id', '<=', start);
+      }
+      const items = await page.orderBy('images.id', 'desc').limit(pageSize).execute();
+      return { items, total };
     },
     find: (modelId: number, id: number) =>
       db.selectFrom('images').selectAll().where('model_id', '=', modelId).where('id', '=', id).executeTakeFirst(),

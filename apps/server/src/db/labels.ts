@@ -26,7 +26,7 @@ export function labelsRepo(db: Kysely<DB>) {
                     .selectFrom('annotations')
                     .select('annotations.id')
                     .whereRef('annotations.image_id', '=', 'images.id')
-                    .whereRef('annotations.version', '=', 'images.annotation_version')
+                    .where('annotations.current', '=', 1)
                     .whereRef('annotations.label_id', '=', 'labels.id'),
                 ),
               ]),

@@ -154,6 +154,8 @@ export interface AnnotationsTable {
   label_id: number;
   /** The image's annotation_version this row belongs to; older versions stay as history. */
   version: number;
+  /** 1 while the row belongs to the image's current version (the label filter reads it through an index). */
+  current: Defaulted<number>;
   geometry: string;
   created_at: Millis;
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Limits, type ErrorName, type ImageKind } from '@loupe/contracts';
 import type { ErrorVars } from '../../errors.js';
 import type { Deps } from '../deps.js';
-import { dimensions, readHead, sniffKind, thumbnail } from './probe.js';
+import { dimensions, sniffKind, thumbnail } from './probe.js';
 import type { ReceivedFile } from './receive.js';
 
 export interface Checked {
@@ -30,7 +30,7 @@ export async function checkImage(deps: Deps, file: ReceivedFile, written: string
   if (file.tooLarge) return { key: 'imageTooLarge' };
   try {
     if (file.bytes === 0) return { key: 'fileCheckFailed' };
-    const head = await readHead(file.tempFile);
+    const head = file.head;
     const kind = sniffKind(head);
     if (!kind) return { key: 'onlyImageTypes' };
     let size: { width: number; height: number };

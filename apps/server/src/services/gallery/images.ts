@@ -31,7 +31,7 @@ export function imageView(img: Image): ImageData {
 
 export async function listImages(deps: Deps, model: Model, q: ImageListQuery): Promise<ImageListData> {
   const pageSize = Math.min(q.pageSize ?? Limits.imageListPageSize, Limits.imageListPageMax);
-  const { items, total } = await deps.images.list(model.id, q, pageSize);
+  const { items, total } = await deps.images.list(model.id, q, pageSize, model.type === 'classification');
   return { items: items.map(imageView), total, nextAfter: items.length === pageSize ? items[items.length - 1]!.id : null };
 }
 

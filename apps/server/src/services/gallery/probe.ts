@@ -38,17 +38,6 @@ export interface Probed {
   thumbnail: Buffer;
 }
 
-export async function readHead(file: string, bytes = 65_536): Promise<Buffer> {
-  const fd = await fs.promises.open(file, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fd.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fd.close();
-  }
-}
-
 /** Reads the dimensions from the header only (cheap), so the size rules run before any full decode. */
 export async function dimensions(file: string, kind: ImageKind, head: Buffer): Promise<{ width: number; height: number }> {
   try {

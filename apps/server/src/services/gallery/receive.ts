@@ -13,12 +13,15 @@ export interface ReceivedFile {
   tempFile: string;
   bytes: number;
   sha: string;
+  /** The first bytes (magic numbers, headers), kept while streaming so nobody reopens the file for them. */
+  head: Buffer;
   /** Over the per-image limit: the rest of the part was skipped and the temp file removed. */
   tooLarge: boolean;
 }
 
 /** Multipart framing per file is small; this much over the total limit is still worth reading. */
 const FRAMING_SLACK = 1024 * 1024;
+const HEAD_BYTES = 65_536;
 
 /**
  * Streams each file part of the request to a temp file (never the whole upload in memory), hashing and
@@ -54,6 +57,7 @@ export async function receiveFiles(
       temps.push(tempFile);
       const hash = createHash('sha256');
       let bytes = 0;
+      const head: Buffer[] = [];
       const out = fs.createWriteStream(tempFile);
       try {
         // A plain loop, not stream.pipeline: a part cut off by the end of the request then throws
@@ -63,6 +67,7 @@ export async function receiveFiles(
           total += chunk.length;
           if (total > uploadMaxBytes) fail('uploadTooLarge');
           hash.update(chunk);
+          if (bytes - chunk.length < HEAD_BYTES) head.push(chunk);
           if (!out.write(chunk)) await once(out, 'drain');
         }
       } finally {
@@ -72,7 +77,7 @@ export async function receiveFiles(
       const tooLarge = part.file.truncated;
       if (tooLarge) await fs.promises.rm(tempFile, { force: true });
       count += 1;
-      await onFile({ name: part.filename, tempFile, bytes, sha: hash.digest('hex'), tooLarge });
+      await onFile({ name: part.filename, tempFile, bytes, sha: hash.digest('hex'), head: Buffer.concat(head).subarray(0, HEAD_BYTES), tooLarge });
     }
   } catch (e) {
     await Promise.all(temps.map((t) => fs.promises.rm(t, { force: true })));

@@ -14,7 +14,7 @@ import { removeBlobsIfUnused } from './blob-cleanup.js';
 export type UploadMode = 'images' | 'folders';
 
 /** Files checked at once while more arrive: sharp decodes on libuv's pool, so a few in flight keep it busy. */
-const IN_FLIGHT = 4;
+const IN_FLIGHT = 6;
 
 const cleanName = (s: string) =>
   [...s].filter((c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) !== 127).join('').trim().slice(0, Limits.imageNameMax) || 'image';
