@@ -74,6 +74,20 @@ describe('annotation ZIP import (SPEC §5 annotation ZIP)', () => {
     expect((await call<ModelData>(t.app, 'GET', `/api/models/${m.id}`, undefined, { token })).data.labeledImages).toBe(1);
   });
 
+  it('deleting a label removes its annotations and updates the labeled count', async () => {
+    const m = await withImages(['a.jpg', 'b.png']);
+    await importZip(m, [{ path: 'instances.json', data: JSON.stringify(coco) }]);
+    const labels = (await call<LabelData[]>(t.app, 'GET', `/api/models/${m.id}/labels`, undefined, { token })).data;
+    expect(labels.map((l) => [l.name, l.imageCount])).toEqual([['scratch', 1], ['dent', 1]]);
+    const dent = labels.find((l) => l.name === 'dent')!;
+    expect((await call<ImageListData>(t.app, 'GET', `/api/models/${m.id}/images?labelId=${dent.id}`, undefined, { token })).data.items.map((i) => i.name)).toEqual(['b.png']);
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/models/${m.id}/labels/${dent.id}`, headers: { 'x-token': token } });
+    expect(del.json()).toMatchObject({ code: 0 });
+    expect(await snapshot(m)).toEqual([['a.jpg', 'scratch', { kind: 'box', x1: 10, y1: 20, x2: 40, y2: 60 }]]);
+    expect((await call<ModelData>(t.app, 'GET', `/api/models/${m.id}`, undefined, { token })).data.labeledImages).toBe(1);
+    expect((await call<ImageListData>(t.app, 'GET', `/api/models/${m.id}/images?filter=unlabeled`, undefined, { token })).data.items.map((i) => i.name)).toEqual(['b.png']);
+  });
+
   it('imports Pascal VOC XML and refuses any DOCTYPE or ENTITY', async () => {
     const m = await withImages(['a.jpg']);
     const voc = (name: string) =>

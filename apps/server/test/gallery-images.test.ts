@@ -68,6 +68,17 @@ describe('gallery list, star, split, delete (SPEC §3 image)', () => {
     expect((await list(m.id, '?filter=bogus')).code).toBe(Errors.validation.code);
   });
 
+  it('takes uploads larger than the JSON body limit (multipart is streamed)', async () => {
+    const m = await newModel(t.app, token);
+    const { default: sharp } = await import('sharp');
+    const { pixels } = await import('./gallery-fixtures.js');
+    const big = await sharp(pixels(1200, 900, 77), { raw: { width: 1200, height: 900, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    expect(big.length).toBeGreaterThan(3 * 1024 * 1024);
+    const r = await send<UploadData>(t.app, token, uploadUrl(m.id), [{ filename: 'big.png', data: big }]);
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.accepted).toBe(1);
+  });
+
   it('stars, unstars, splits and deletes in bulk, only within the caller\'s model', async () => {
     const { m, ids } = await gallery(4);
     const other = await gallery(1);
