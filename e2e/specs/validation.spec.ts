@@ -40,15 +40,13 @@ test('the sign-up form refuses empty required fields, a short password, symbols,
   expect(registered.filter((e) => e.startsWith('ada.lovelace@factory') || e === user.email)).toEqual([]);
 });
 
-test('the server refuses an email that is already registered, under the email field', async ({ user: page }) => {
+test('the server refuses a registered email on sign-up and a wrong password on sign-in', async ({ user: page }) => {
   await page.goto('/signupEmail');
   await fillSignup(page, { ...freshUser('taken'), email: ADMIN_EMAIL });
   await page.getByTestId('signup-submit').click();
   await expect(fieldError(page, 'signup-email')).toHaveText('This email is already registered.');
   await expect(page).toHaveURL(/\/signupEmail$/);
-});
 
-test('signing in with a wrong password says "Incorrect email or password"', async ({ user: page }) => {
   await signIn(page, ADMIN_EMAIL, 'NotThePassword1');
   await expect(page.getByTestId('signin-error')).toHaveText('Incorrect email or password.');
   await expect(page).toHaveURL(/\/signinEmailPassword\?/);
