@@ -133,6 +133,31 @@ describe('gallery upload rules (SPEC §5 images)', () => {
     expect(tmpFiles()).toEqual([]);
   });
 
+  it('a transaction that fails takes back the blobs the request wrote', async () => {
+    const m = await newModel(t.app, token);
+    const db = t.app.deps.db;
+    const { sql } = await import('kysely');
+    // Make the database refuse one row, as a full disk or a lost connection would, mid-transaction.
+    if (process.env.DATABASE_URL) {
+      await sql`create function loupe_boom() returns trigger as $$ begin if new.name = 'boom.png' then raise exception 'boom'; end if; return new; end $$ language plpgsql`.execute(db);
+      await sql`create trigger images_boom before insert on images for each row execute function loupe_boom()`.execute(db);
+    } else {
+      await sql`create trigger images_boom before insert on images when new.name = 'boom.png' begin select raise(abort, 'boom'); end`.execute(db);
+    }
+    try {
+      const before = blobFiles().length;
+      const r = await send(t.app, token, uploadUrl(m.id), [
+        { filename: 'fine.png', data: await draw('png', 64, 64, 301) },
+        { filename: 'boom.png', data: await draw('png', 64, 64, 302) },
+      ]);
+      expect(r).toMatchObject({ status: 400, code: Errors.uploadFailed.code });
+      expect((await call<ModelData>(t.app, 'GET', `/api/models/${m.id}`, undefined, { token })).data.totalImages).toBe(0);
+      expect(blobFiles().length).toBe(before);
+    } finally {
+      await sql`drop trigger images_boom${process.env.DATABASE_URL ? sql` on images` : sql``}`.execute(db);
+    }
+  });
+
   it('answers uploadFailed for a request without files and notFound for another account\'s model', async () => {
     const m = await newModel(t.app, token);
     expect((await send(t.app, token, uploadUrl(m.id), [])).code).toBe(Errors.uploadFailed.code);
