@@ -1,4 +1,4 @@
-import type { ImageFilter, ImageListQuery, Split } from '@loupe/contracts';
+import { Limits, type ImageFilter, type ImageListQuery, type Split } from '@loupe/contracts';
 
 /** What the gallery's filter bar holds. */
 export interface GalleryFilters {
@@ -11,7 +11,7 @@ export interface GalleryFilters {
 export const DEFAULT_FILTERS: GalleryFilters = { filter: 'all', split: 'any', name: '' };
 
 /** Grid pages are fetched by number so that a jump to the middle of 100,000 images loads only what shows. */
-export const PAGE_SIZE = 200;
+export const PAGE_SIZE: number = Limits.imageListPageMax;
 
 /**
  * The list query for the bar's state: defaults are left out so that the server's defaults apply and the

@@ -134,4 +134,15 @@ describe('upload wizard', () => {
     expect((await screen.findByTestId('upload-summary-annotations')).textContent).toContain('2 annotations on 1 images');
     expect(screen.getByTestId('upload-summary').textContent).toContain('No uploaded image matches "b.png".');
   });
+
+  it('stops the requests in flight when the dialog closes mid-upload', async () => {
+    const aborted = vi.spyOn(FakeXhr.prototype, 'abort');
+    const { unmount } = renderPage(<UploadWizard open modelId="5" type="DETECTION" onClose={() => undefined} />);
+    await click('upload-mode-images');
+    pick('upload-file-input', ['a', 'b', 'c', 'd', 'e'].map((n) => file(`${n}.png`)));
+    await click('upload-start');
+    expect(FakeXhr.all.map((x) => x.names().length)).toEqual([4, 1]);
+    unmount();
+    expect(aborted).toHaveBeenCalledTimes(2);
+  });
 });

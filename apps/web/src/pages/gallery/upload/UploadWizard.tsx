@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Card, Col, Modal, Row, Steps, Typography } from 'antd';
 import { AppstoreAddOutlined, FileImageOutlined, FileZipOutlined, FolderOutlined } from '@ant-design/icons';
 import { ImageUploadField, type AnnotationImportData, type ModelType } from '@loupe/contracts';
@@ -73,6 +73,15 @@ function Wizard({ modelId, type, onClose }: Props) {
       )(...args),
   );
   const { queue, snapshot } = useUploadQueue(transport);
+  // Closing the dialog mid-upload stops what is left and refreshes the gallery with what arrived.
+  useEffect(
+    () => () => {
+      queue.cancel();
+      void invalidate();
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on unmount
+    [],
+  );
   const finished = snapshot.items.length > 0 && snapshot.counts.waiting + snapshot.counts.uploading === 0;
 
   const chooseMode = (next: UploadMode) => {
@@ -120,12 +129,6 @@ function Wizard({ modelId, type, onClose }: Props) {
         .filter((r) => r.status === 'refused')
         .map((r) => ({ name: r.name, reason: r.message ?? '', source: 'annotation' as const })),
     ];
-  };
-
-  const close = () => {
-    queue.cancel(t('upload.cancelled'));
-    void invalidate();
-    onClose();
   };
 
   const steps: Step[] = mode === 'imagesWithAnnotations' ? ['mode', 'pick', 'upload', 'zip', 'summary'] : ['mode', 'pick', 'upload', 'summary'];
@@ -195,7 +198,7 @@ function Wizard({ modelId, type, onClose }: Props) {
           </Button>
         )}
         {step === 'summary' && (
-          <Button type="primary" onClick={close} data-testid="upload-close">
+          <Button type="primary" onClick={onClose} data-testid="upload-close">
             {t('upload.close')}
           </Button>
         )}
