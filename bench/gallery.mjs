@@ -15,7 +15,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROWS = Number(process.env.BENCH_GALLERY_ROWS ?? 100_000);
 const UPLOADS = Number(process.env.BENCH_GALLERY_UPLOADS ?? 1000);
 const PER_REQUEST = Number(process.env.BENCH_GALLERY_PER_REQUEST ?? 20);
-const PARALLEL = Number(process.env.BENCH_GALLERY_PARALLEL ?? 3);
+const PARALLEL = Number(process.env.BENCH_GALLERY_PARALLEL ?? 4);
 const PORT = Number(process.env.BENCH_GALLERY_PORT ?? 18110);
 
 const cpu = cpus();

@@ -17,13 +17,14 @@ export async function listLabels(deps: Deps, model: Model): Promise<LabelData[]>
 
 export async function createLabel(deps: Deps, model: Model, body: LabelCreateBody): Promise<LabelData> {
   const name = checkText('name', body.name, Limits.labelNameMax, true);
+  const color = body.color?.toLowerCase();
   const id = await deps.db.transaction().execute(async (trx) => {
     const count = await deps.labels.count(model.id, trx);
     if (count >= deps.config.gallery.labelMax) fail('labelCountExceeded', { max: deps.config.gallery.labelMax });
     if (await deps.labels.findByKey(model.id, name.toLowerCase(), trx)) fail('labelNameExists');
-    return deps.labels.insert(trx, { model_id: model.id, name, name_key: name.toLowerCase(), color: body.color ?? colorFor(count), created_at: deps.now() });
+    return deps.labels.insert(trx, { model_id: model.id, name, name_key: name.toLowerCase(), color: color ?? colorFor(count), created_at: deps.now() });
   });
-  return { id, name, color: body.color ?? (await deps.labels.find(model.id, id))!.color, imageCount: 0 };
+  return { id, name, color: (await deps.labels.find(model.id, id))!.color, imageCount: 0 };
 }
 
 export async function updateLabel(deps: Deps, model: Model, labelId: number, body: LabelUpdateBody): Promise<LabelData> {
