@@ -20,7 +20,11 @@ export function draw(format: 'png' | 'jpeg' | 'tiff', width: number, height: num
 }
 
 /** A BMP written by hand: 24-bit, 32-bit or 8-bit palette; bottom-up unless topDown. */
-export function bmp(width: number, height: number, opts: { bpp?: 8 | 24 | 32; topDown?: boolean; seed?: number } = {}): Buffer {
+export function bmp(
+  width: number,
+  height: number,
+  opts: { bpp?: 8 | 24 | 32; topDown?: boolean; seed?: number; paint?: (x: number, y: number) => [number, number, number] } = {},
+): Buffer {
   const bpp = opts.bpp ?? 24;
   const paletteSize = bpp === 8 ? 256 * 4 : 0;
   const stride = Math.floor((bpp * width + 31) / 32) * 4;
@@ -39,10 +43,14 @@ export function bmp(width: number, height: number, opts: { bpp?: 8 | 24 | 32; to
   if (bpp === 8) for (let i = 0; i < 256; i++) buf.writeUInt32LE((i << 16) | (255 - i) << 8 | i, 54 + i * 4);
   const px = pixels(width, height, opts.seed ?? 7, 4);
   for (let y = 0; y < height; y++) {
+    // Rows are stored bottom-up unless the height is negative (top-down).
+    const row = opts.topDown ? y : height - 1 - y;
     for (let x = 0; x < width; x++) {
-      const o = offset + y * stride + x * (bpp / 8);
+      const o = offset + row * stride + x * (bpp / 8);
       const p = (y * width + x) * 4;
-      if (bpp === 8) buf[o] = px[p]!;
+      const rgb = opts.paint?.(x, y);
+      if (bpp === 8) buf[o] = rgb ? rgb[0] : px[p]!;
+      else if (rgb) [buf[o], buf[o + 1], buf[o + 2]] = [rgb[2], rgb[1], rgb[0]];
       else px.copy(buf, o, p, p + bpp / 8);
     }
   }

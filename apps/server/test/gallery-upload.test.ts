@@ -66,6 +66,34 @@ describe('gallery upload rules (SPEC §5 images)', () => {
     expect((await t.app.inject({ url: `${byName['c.bmp']!.originalUrl}?token=${other}` })).statusCode).toBe(404);
   });
 
+  it('decodes BMP rows and colours the right way round (bottom-up, top-down, palette)', async () => {
+    const m = await newModel(t.app, token);
+    // Top half red, bottom half blue; the 8-bit palette of the fixture maps index i to (i, 255 - i, i).
+    const paint = (_x: number, y: number): [number, number, number] => (y < 24 ? [255, 0, 0] : [0, 0, 255]);
+    const palette = (_x: number, y: number): [number, number, number] => (y < 24 ? [200, 0, 0] : [10, 0, 0]);
+    const r = await send(t.app, token, uploadUrl(m.id), [
+      { filename: 'up.bmp', data: bmp(64, 48, { paint }) },
+      { filename: 'down.bmp', data: bmp(64, 48, { paint, topDown: true, bpp: 32 }) },
+      { filename: 'pal.bmp', data: bmp(64, 48, { paint: palette, bpp: 8 }) },
+    ]);
+    expect(r.data.accepted).toBe(3);
+    const list = await call<ImageListData>(t.app, 'GET', `/api/models/${m.id}/images`, undefined, { token });
+    const pixel = async (name: string, y: number) => {
+      const thumb = await t.app.inject({ url: `${list.data.items.find((i) => i.name === name)!.thumbnailUrl}?token=${token}` });
+      const { data, info } = await sharp(thumb.rawPayload).raw().toBuffer({ resolveWithObject: true });
+      const o = (y * info.width + 32) * info.channels;
+      return [data[o]!, data[o + 1]!, data[o + 2]!];
+    };
+    for (const name of ['up.bmp', 'down.bmp']) {
+      const [top, bottom] = [await pixel(name, 4), await pixel(name, 44)];
+      expect(top[0]! > 200 && top[2]! < 60, `${name} top ${top}`).toBe(true);
+      expect(bottom[2]! > 200 && bottom[0]! < 60, `${name} bottom ${bottom}`).toBe(true);
+    }
+    const [pt, pb] = [await pixel('pal.bmp', 4), await pixel('pal.bmp', 44)];
+    expect(pt[0]! > 170 && pt[1]! < 90, `palette top ${pt}`).toBe(true);
+    expect(pb[0]! < 40 && pb[1]! > 210, `palette bottom ${pb}`).toBe(true);
+  });
+
   it('refuses each bad file with its catalogue reason and keeps the good ones', async () => {
     const m = await newModel(t.app, token);
     const good = await draw('png', 64, 64, 11);
