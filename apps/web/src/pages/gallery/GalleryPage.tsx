@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Button, Card, Col, Row, Space, Typography } from 'antd';
 import { CloudUploadOutlined, DeleteOutlined, PartitionOutlined } from '@ant-design/icons';
@@ -50,6 +50,7 @@ function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {
   const star = useStar(modelId);
   const remove = useDeleteImages(modelId);
   const total = first.data?.total ?? 0;
+  const labelNames = useMemo(() => new Map((labels.data ?? []).map((l) => [l.id, l.name])), [labels.data]);
 
   const changeFilters = (next: GalleryFilters) => {
     setFilters(next);
@@ -128,7 +129,7 @@ function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {
               </Space>
             </Space>
           </Card>
-          <ImageGrid modelId={modelId} filters={filters} total={total} selected={selected} onSelect={onSelect} onStar={onStar} />
+          <ImageGrid modelId={modelId} filters={filters} total={total} labelNames={labelNames} selected={selected} onSelect={onSelect} onStar={onStar} />
         </Col>
         <Col xs={24} lg={6}>
           <Card size="small">

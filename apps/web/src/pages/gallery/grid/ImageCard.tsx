@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { Checkbox, Skeleton, Tag, Typography } from 'antd';
+import { Checkbox, Skeleton } from 'antd';
 import { StarFilled, StarOutlined } from '@ant-design/icons';
 import type { ImageData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
@@ -7,15 +7,15 @@ import { withToken } from '../galleryApi';
 
 interface Props {
   image: ImageData | undefined;
+  /** Classification: the name of the image's class. */
+  className?: string;
   selected: boolean;
   onSelect: (id: number, selected: boolean) => void;
   onStar: (image: ImageData) => void;
 }
 
-const SPLIT_COLOR: Record<string, string> = { train: 'blue', valid: 'purple', test: 'gold', none: 'default' };
-
 /** One thumbnail. Memoised: a scroll re-renders only the rows that come into view. */
-export const ImageCard = memo(function ImageCard({ image, selected, onSelect, onStar }: Props) {
+export const ImageCard = memo(function ImageCard({ image, className, selected, onSelect, onStar }: Props) {
   const { t } = useTranslation('gallery');
   if (!image) {
     return (
@@ -50,12 +50,16 @@ export const ImageCard = memo(function ImageCard({ image, selected, onSelect, on
           {image.starred ? <StarFilled /> : <StarOutlined />}
         </button>
       </div>
-      <Typography.Text ellipsis className="loupe-image-name" title={image.name}>
+      {/* Plain elements below: a scroll mounts a few rows of cards per frame, and measured ellipses or
+          themed tags cost more than the thumbnail itself. */}
+      <span className="loupe-image-name" title={image.name}>
         {image.name}
-      </Typography.Text>
+      </span>
       <div className="loupe-image-tags">
-        <Tag color={SPLIT_COLOR[image.split]}>{t(`splits.${image.split}`)}</Tag>
-        <Tag color={image.labeled ? 'green' : 'default'}>{t(image.labeled ? 'grid.labeled' : 'grid.unlabeled')}</Tag>
+        <span className={`loupe-chip loupe-chip-${image.split}`}>{t(`splits.${image.split}`)}</span>
+        <span className={`loupe-chip${image.labeled ? ' loupe-chip-labeled' : ''}`}>
+          {className ?? t(image.labeled ? 'grid.labeled' : 'grid.unlabeled')}
+        </span>
       </div>
     </div>
   );

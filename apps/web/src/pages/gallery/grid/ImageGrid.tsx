@@ -12,6 +12,8 @@ interface Props {
   modelId: string;
   filters: GalleryFilters;
   total: number;
+  /** Label names by id, for the class of classification images. */
+  labelNames: ReadonlyMap<number, string>;
   selected: ReadonlySet<number>;
   onSelect: (id: number, selected: boolean) => void;
   onStar: (image: ImageData) => void;
@@ -34,7 +36,7 @@ function useWidth(el: HTMLDivElement | null) {
  * The virtualised thumbnail grid: rows of cards, only the rows in view (plus overscan) exist in the DOM and
  * only their pages are fetched, so 100,000 images scroll like 100.
  */
-export function ImageGrid({ modelId, filters, total, selected, onSelect, onStar }: Props) {
+export function ImageGrid({ modelId, filters, total, labelNames, selected, onSelect, onStar }: Props) {
   const { t } = useTranslation('gallery');
   const [scrollEl, setScrollEl] = useState<HTMLDivElement | null>(null);
   const width = useWidth(scrollEl);
@@ -86,6 +88,7 @@ export function ImageGrid({ modelId, filters, total, selected, onSelect, onStar 
                 <ImageCard
                   key={image?.id ?? `i${index}`}
                   image={image}
+                  className={image?.classLabelId ? labelNames.get(image.classLabelId) : undefined}
                   selected={image ? selected.has(image.id) : false}
                   onSelect={onSelect}
                   onStar={onStar}
