@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, ColorPicker, Form, Input, List, Popconfirm, Space, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Limits, type LabelData } from '@loupe/contracts';
@@ -80,15 +80,19 @@ export function LabelPanel({ modelId }: { modelId: string }) {
   const items = labels.data ?? [];
   const field = t('labels.name');
 
-  // Offer the next palette colour once the labels are known, unless the user already picked one.
+  // Offer the next palette colour once the labels are known, unless the user already picked one (the form's own
+  // touched flag cannot tell: setting a value marks the field touched).
+  const picked = useRef(false);
   useEffect(() => {
-    if (!form.isFieldTouched('color')) form.setFieldValue('color', nextColor(items.length));
+    if (!picked.current) form.setFieldValue('color', nextColor(items.length));
   }, [form, items.length]);
 
   const add = async (values: NewLabel) => {
     try {
       await create.mutateAsync({ name: values.name.trim(), color: values.color });
       form.resetFields();
+      picked.current = false;
+      form.setFieldValue('color', nextColor(items.length + 1));
     } catch (e) {
       if (!isApiError(e) || !e.handled) form.setFields([{ name: 'name', errors: [reasonOf(e)] }]);
     }
@@ -100,7 +104,10 @@ export function LabelPanel({ modelId }: { modelId: string }) {
       <Form form={form} layout="inline" onFinish={add} initialValues={{ color: nextColor(items.length) }} style={{ marginBottom: 8 }}>
         <Form.Item
           name="color"
-          getValueFromEvent={(c: { toHexString: () => string }) => c.toHexString()}
+          getValueFromEvent={(c: { toHexString: () => string }) => {
+            picked.current = true;
+            return c.toHexString();
+          }}
           style={{ marginInlineEnd: 4 }}
         >
           <ColorPicker disabledAlpha data-testid="label-new-color" />

@@ -78,6 +78,14 @@ describe('label panel', () => {
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ name: 'crack' });
   });
 
+  it('offers the next palette colour for a new label once the labels are known', async () => {
+    mockServer({ 'GET /api/models/5/labels': { data: [...labels, { id: 4, name: 'crack', color: '#00ff00', imageCount: 0 }] } });
+    renderPage(<LabelPanel modelId="5" />);
+    await screen.findByTestId('label-row-4');
+    // Third palette colour #4363d8.
+    await waitFor(() => expect(screen.getByTestId('label-new-color').innerHTML).toContain('rgb(67, 99, 216)'));
+  });
+
   it('deletes a label only after confirmation', async () => {
     const calls = mockServer({
       'GET /api/models/5/labels': { data: labels },
