@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,10 +97,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await waitForHealth(server, logFile);
   } catch (error) {
     await stop(server);
+    closeSync(logFd);
+    // The error already carries the server's log.
+    if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   return async () => {
     await stop(server);
+    closeSync(logFd);
     if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
     else console.log(`e2e: server data and log kept in ${dataDir}`);
   };
