@@ -170,6 +170,12 @@ function Wizard({ modelId, type, onClose }: Props) {
               </Typography.Text>
             )}
             <Button onClick={() => setStep('mode')}>{t('upload.back')}</Button>
+            {/* Images already in the model: the ZIP may follow an earlier upload. */}
+            {mode === 'imagesWithAnnotations' && files.length === 0 && (
+              <Button onClick={() => setStep('zip')} data-testid="upload-skip-images">
+                {t('upload.skipImages')}
+              </Button>
+            )}
             <Button type="primary" disabled={files.length === 0} onClick={() => void start()} data-testid="upload-start">
               {t('upload.start', { count: files.length })}
             </Button>
