@@ -55,6 +55,13 @@ describe('gallery list, star, split, delete (SPEC §3 image)', () => {
     expect((await list(m.id, '?split=none')).data.total).toBe(9);
     expect((await list(m.id, '?name=IMG_0')).data.total).toBe(10);
     expect((await list(m.id, '?name=_1')).data.items.map((i) => i.name).sort()).toEqual(['img_10.png', 'img_11.png']);
+    const named = await list(m.id, '?name=img_&pageSize=5&page=2');
+    expect(named.data).toMatchObject({ total: 12 });
+    expect(named.data.items.map((i) => i.id)).toEqual([...ids].sort((x, y) => y - x).slice(5, 10));
+    const namedAfter = await list(m.id, `?name=img_&pageSize=5&after=${named.data.items[4]!.id}`);
+    expect(namedAfter.data.items.map((i) => i.id)).toEqual([...ids].sort((x, y) => y - x).slice(10));
+    expect(namedAfter.data.nextAfter).toBeNull();
+    expect((await list(m.id, '?name=nothing-like-this')).data).toEqual({ items: [], total: 0, nextAfter: null });
     // keyset paging walks every image once, newest first
     const seen: number[] = [];
     let after: number | null = null;

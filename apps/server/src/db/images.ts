@@ -25,6 +25,15 @@ const filters: Record<ImageFilter, Where | null> = {
 };
 
 export function imagesRepo(db: Kysely<DB>) {
+  /** One page (newest first) out of a known, small set of matching ids. */
+  async function pageOfIds(modelId: number, ids: number[], q: ImageListQuery, pageSize: number) {
+    const sorted = ids.sort((a, b) => b - a);
+    const from = q.after ? sorted.findIndex((id) => id < q.after!) : q.page && q.page > 1 ? (q.page - 1) * pageSize : 0;
+    const slice = from < 0 ? [] : sorted.slice(from, from + pageSize);
+    const items = slice.length === 0 ? [] : await db.selectFrom('images').selectAll().where('model_id', '=', modelId).where('id', 'in', slice).orderBy('id', 'desc').execute();
+    return { items, total: sorted.length };
+  }
+
   const conditions = (modelId: number, q: ImageListQuery, byClass: boolean): Where[] => {
     const out: Where[] = [(eb) => eb('images.model_id', '=', modelId)];
     const f = filters[q.filter ?? 'all'];
@@ -52,13 +61,25 @@ export function imagesRepo(db: Kysely<DB>) {
     async list(modelId: number, q: ImageListQuery, pageSize: number, byClass = false) {
       const where = conditions(modelId, q, byClass);
       const all = (eb: ExpressionBuilder<DB, 'images'>) => eb.and(where.map((w) => w(eb)));
-      const counted = await db.selectFrom('images').where(all).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      if (q.name) {
+        // A name search reads names from the name index once; when it matches few images, their ids are the
+        // whole answer (count and page) and only one page of rows is read.
+        const ids = await db.selectFrom('images').select('images.id').where(all).limit(RARE_NAME_MATCHES + 1).execute();
+        if (ids.length <= RARE_NAME_MATCHES) return pageOfIds(modelId, ids.map((r) => r.id), q, pageSize);
+      }
+      const onlyLabel = q.labelId && !byClass && (q.filter ?? 'all') === 'all' && !q.split && !q.name;
+      const counted = onlyLabel
+        ? await db
+            .selectFrom('annotations')
+            .where('model_id', '=', modelId)
+            .where('label_id', '=', q.labelId!)
+            .where('current', '=', 1)
+            .select((eb) => eb.fn.count<number>('image_id').distinct().as('n'))
+            .executeTakeFirstOrThrow()
+        : await db.selectFrom('images').where(all).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const total = Number(counted.n);
       if (total === 0) return { items: [], total };
-      let page = db.selectFrom('images').selectAll();
-      // A name matching few images: walking the id order would read every row to find them, so collect their
-      // ids from the name index first. Many matches: the id-order walk stops after one page.
-      page = q.name && total <= RARE_NAME_MATCHES ? page.where('images.id', 'in', db.selectFrom('images').select('images.id').where(all)) : page.where(all);
+      let page = db.selectFrom('images').selectAll().where(all);
       if (q.after) page = page.where('images.id', '<', q.after);
       else if (q.page && q.page > 1) {
         // Skip through ids only (an index walk) instead of stepping over whole rows.
