@@ -30,6 +30,8 @@ test('the sidebar language switch passes through /loading-page, returns to the p
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.getByTestId('menu-changePassword')).toHaveText('Passwort ändern');
   await snap(page, testInfo, 'profile-de');
+  // The switch is also the account's language: the profile on screen and on the server agree.
+  await expect(page.getByTestId('profile-language')).toContainText('Deutsch');
 
   // The choice lives in local storage, so a reload stays German.
   await page.reload();

@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Col, Descriptions, Form, Input, Row, Select, Spin, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language, type ProfileData, type ProfileUpdateBody } from '@loupe/contracts';
+import { isApiError } from '@/api/client';
 import { setLanguage } from '@/i18n';
 import { LANGUAGE_NAMES } from '@/layout/languageRoute';
 import { FormError } from '@/pages/auth/shared/FormError';
@@ -28,7 +29,8 @@ export default function Profile() {
   const update = useUpdateProfile();
 
   if (!profile.data) {
-    return profile.isError ? (
+    // An error the HTTP client already showed (the relogin dialog) is not repeated behind it.
+    return profile.isError && !(isApiError(profile.error) && profile.error.handled) ? (
       <Alert type="error" showIcon title={profile.error.message} data-testid="profile-load-error" />
     ) : (
       <Spin />
