@@ -25,11 +25,13 @@ export interface Refusal {
  * An accepted file's bytes and thumbnail are moved into the blob store; `written` collects the blobs this
  * call created so that a failed request can take them back.
  */
-export async function checkImage(deps: Deps, file: ReceivedFile, written: string[]): Promise<Checked | Refusal> {
+export async function checkImage(deps: Deps, modelId: number, file: ReceivedFile, written: string[]): Promise<Checked | Refusal> {
   const { minSidePx, maxSidePx } = deps.config.gallery;
   if (file.tooLarge) return { key: 'imageTooLarge' };
   try {
     if (file.bytes === 0) return { key: 'fileCheckFailed' };
+    // Bytes the model already holds need no decoding: a retried file is answered at once.
+    if ((await deps.images.hashesTaken(modelId, [file.sha])).size > 0) return { key: 'duplicateImage' };
     const head = file.head;
     const kind = sniffKind(head);
     if (!kind) return { key: 'onlyImageTypes' };

@@ -41,7 +41,7 @@ export async function uploadImages(deps: Deps, model: Model, req: FastifyRequest
   try {
     await receiveFiles(deps, req, 'files', async (file: ReceivedFile) => {
       names.push(file.name);
-      const check = checkImage(deps, file, written);
+      const check = checkImage(deps, model.id, file, written);
       checks.push(check);
       const settled = check.catch(() => undefined).finally(() => inFlight.delete(settled));
       inFlight.add(settled);
