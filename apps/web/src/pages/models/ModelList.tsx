@@ -17,6 +17,7 @@ import { CreateModelDialog } from './CreateModelDialog';
 import { useDeleteModel, useModels } from './modelsApi';
 import { MODEL_TYPES } from './modelTypes';
 import { useOpenModel } from './openModel';
+import { useProject } from '@/stores/project';
 
 const PAGE_SIZE = 10;
 
@@ -42,6 +43,8 @@ export default function ModelList() {
   const models = useModels(query);
   const remove = useDeleteModel();
   const openModel = useOpenModel();
+  const openId = useProject((s) => s.project?.id);
+  const setProject = useProject((s) => s.setProject);
   // ?create=1 (and /creatModel) open the dialog straight away.
   const creating = params.get('create') === '1';
   const setCreating = (open: boolean) =>
@@ -63,7 +66,11 @@ export default function ModelList() {
       onOk: () =>
         remove
           .mutateAsync(model.id)
-          .then(() => void message.success(t('list.deleted', { name: model.name })))
+          .then(() => {
+            // The session must not keep pointing at a model that no longer exists.
+            if (openId === String(model.id)) setProject(null);
+            void message.success(t('list.deleted', { name: model.name }));
+          })
           .catch(() => undefined),
     });
 

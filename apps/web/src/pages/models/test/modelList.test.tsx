@@ -24,7 +24,8 @@ describe('model list', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({ page: '1', pageSize: '10', sort: 'created', order: 'desc' });
   });
 
-  it('deletes a model only after confirmation', async () => {
+  it('deletes a model only after confirmation and forgets it when it was the open one', async () => {
+    useProject.getState().setProject({ id: '7', name: 'Gears', code: 'M-7', type: 'DETECTION', sidebarType: 8, projectStatus: 'no' });
     const calls = mockServer({
       [`GET ${ModelPaths.list}`]: { data: list },
       [`DELETE /api/models/7`]: { data: { deleted: 1 } },
@@ -35,6 +36,7 @@ describe('model list', () => {
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
     await click('model-delete-confirm');
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/models/7')).toBe(true));
+    await waitFor(() => expect(useProject.getState().project).toBeNull());
   });
 
   it('opens an OCR model on the gallery with its project data', async () => {
