@@ -1,4 +1,5 @@
 // Helpers of bench/gallery.mjs: drawing test JPEGs and the figures.
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +31,16 @@ export async function drawJpegs(n, width, height) {
     out.push(await sharp(px, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer());
   }
   return out;
+}
+
+/** User + system CPU time of a process in ms (Linux /proc); -1 elsewhere. */
+export function serverCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return -1;
+  }
 }
 
 export function percentile(values, p) {

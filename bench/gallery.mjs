@@ -6,10 +6,10 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { drawJpegs, percentile, summarise } from "./gallery-helpers.mjs";
+import { drawJpegs, percentile, serverCpuMs, summarise } from "./gallery-helpers.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROWS = Number(process.env.BENCH_GALLERY_ROWS ?? 100_000);
@@ -147,6 +147,7 @@ try {
   for (let i = 0; i < jpegs.length; i += PER_REQUEST) batches.push(jpegs.slice(i, i + PER_REQUEST).map((b, j) => [`frame_${i + j}.jpg`, b]));
   let accepted = 0;
   let next = 0;
+  const cpu0 = serverCpuMs(server.pid);
   t0 = performance.now();
   await Promise.all(Array.from({ length: PARALLEL }, async () => {
     while (next < batches.length) {
@@ -160,11 +161,15 @@ try {
     }
   }));
   const ingestS = (performance.now() - t0) / 1000;
+  const cpuMs = serverCpuMs(server.pid) - cpu0;
   const perS = accepted / ingestS;
   const thumb = await fetch(`${base}/api/models/${target.id}/images?pageSize=1`, { headers }).then((r) => r.json());
   const t = await fetch(`${base}${thumb.data.items[0].thumbnailUrl}?token=${token}`);
   console.log(`ingest: ${accepted}/${UPLOADS} accepted in ${ingestS.toFixed(2)} s over HTTP (${PER_REQUEST} per request, ${PARALLEL} in parallel), thumbnail ${t.headers.get("content-type")} ${(await t.arrayBuffer()).byteLength} B`);
   console.log(`ingest: ${perS.toFixed(1)} images/s, ${(mb / ingestS).toFixed(1)} MB/s (target >= 100 images/s)`);
+  if (cpuMs >= 0) {
+    console.log(`ingest: server used ${(cpuMs / 1000).toFixed(1)} CPU s = ${(cpuMs / accepted).toFixed(1)} CPU ms per image (${(cpuMs / 1000 / ingestS).toFixed(2)} of ${cpu.length} cores); load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  }
   summarise(listP95, perS);
 } finally {
   server?.kill("SIGTERM");
