@@ -182,7 +182,11 @@ test('a detection dataset from images and a VOC ZIP, auto split, COCO export and
       await expect(page.getByTestId('gallery-count')).toContainText(`${COUNT} shown of ${COUNT} images`);
       await expect(page.getByTestId('image-grid')).toHaveAttribute('data-total', String(COUNT));
       const panel = page.getByTestId('label-panel');
-      for (const label of LABELS) await expect(panel.locator(`[data-name="${label}"]`)).toHaveCount(1);
+      for (const label of LABELS) {
+        await expect(panel.locator(`[data-name="${label}"]`)).toHaveCount(1);
+        const carrying = images.filter((i) => i.boxes.some((b) => b.label === label)).length;
+        await expect(panel.locator(`[data-name="${label}"]`)).toContainText(`Images: ${carrying}`);
+      }
       await choose(page, 'gallery-filter', 'Unlabeled');
       await expect(page.getByTestId('gallery-count')).toContainText(`0 shown of ${COUNT} images`);
       // Back to "Labeled" (all 40 here); the split filter below combines with it.
