@@ -160,6 +160,15 @@ describe('classified folders and auto split (SPEC §5 folder upload, auto split)
     expect((await send(t.app, token, folderUrl(det.id), [{ filename: 'ok/1.png', data: await img(1) }])).code).toBe(Errors.wrongModelType.code);
   });
 
+  it('takes unclassified images into a classification model', async () => {
+    const m = await newModel(t.app, token, 'classification');
+    const r = await send<UploadData>(t.app, token, uploadUrl(m.id), [{ filename: 'loose.png', data: await draw('png', 40, 40, 7100) }]);
+    expect(r.data.results[0]).toMatchObject({ status: 'accepted' });
+    expect(r.data.results[0]?.labelId).toBeUndefined();
+    const img = (await list(m.id, '?filter=unlabeled')).data.items;
+    expect(img.map((i) => [i.name, i.classLabelId, i.labeled])).toEqual([['loose.png', null, false]]);
+  });
+
   it('reports a folder whose label cannot be created', async () => {
     const small = await startApp({ gallery: { ...t.config.gallery, labelMax: 1 } });
     try {
