@@ -119,6 +119,13 @@ function Wizard({ modelId, type, onClose }: Props) {
     void invalidate();
   };
 
+  const onImported = (result: AnnotationImportData) => {
+    setAnnotations(result);
+    setStep('summary');
+    // The label panel and the labeled counts behind the summary change with the import.
+    void invalidate();
+  };
+
   const summaryRows = (): SummaryRow[] => {
     const s = queue.summary();
     return [
@@ -158,7 +165,7 @@ function Wizard({ modelId, type, onClose }: Props) {
         <PickFiles mode={mode} several={several} onSeveral={setSeveral} onFiles={addFiles} count={files.length} bytes={bytes} labels={labels} />
       )}
       {step === 'upload' && <UploadProgress snapshot={snapshot} />}
-      {step === 'zip' && <AnnotationZip modelId={modelId} type={type} onImported={(r) => (setAnnotations(r), setStep('summary'))} />}
+      {step === 'zip' && <AnnotationZip modelId={modelId} type={type} onImported={onImported} />}
       {step === 'summary' && <UploadSummary accepted={snapshot.counts.done} rows={summaryRows()} annotations={annotations} />}
 
       <div className="loupe-wizard-footer" style={{ display: 'flex', gap: 8, justifyContent: 'flex-end', marginTop: 20 }}>
