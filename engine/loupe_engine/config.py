@@ -16,7 +16,8 @@ def P(default, help, lo=None, hi=None, choices=None, kind=None):
 @dataclass
 class TrainConfig:
     # --- model and run
-    model: str = P("n", "model size: n (fast), s, m (most accurate)", choices=("n", "s", "m"))
+    model: str = P("n", "model size: p (pico, CPU budgets), n (fast), s, m (most accurate); auto = p on CPU, "
+                   "n on CUDA", choices=("auto", "p", "n", "s", "m"))
     imgsz: int = P(640, "inference image size in px (long side); a multiple of 32", 32, 4096, kind="mult32")
     crop: int = P(0, "train on random full-resolution tiles of this size (0 = whole image); a multiple of 32",
                   0, 4096, kind="mult32or0")
@@ -159,6 +160,10 @@ def validate(overrides):
     if cfg.cos_lr and cfg.scheduler != "cosine":
         log("note: cos_lr=true overrides scheduler=linear; using cosine")
         cfg.scheduler = "cosine"
+    if cfg.model == "auto":
+        import torch
+        cfg.model = "n" if torch.cuda.is_available() else "p"
+        log(f"model auto -> {cfg.model}")
     if cfg.crop and cfg.crop >= cfg.imgsz:
         log(f"note: crop={cfg.crop} is not smaller than imgsz={cfg.imgsz}; training on whole images")
         cfg.crop = 0

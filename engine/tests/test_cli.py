@@ -9,6 +9,7 @@ import time
 
 import cv2
 import numpy as np
+import torch
 
 from conftest import FAST, engine_env, run_engine
 
@@ -178,3 +179,15 @@ def test_spec_drives_test_and_export(det_run, det_data, tmp_path):
     (tmp_path / "job.json").write_text(json.dumps(spec))
     code, events, _ = run_engine("test", "--spec", tmp_path / "job.json", check=False)
     assert code == 2 and "confidence" in events[-1]["message"]
+
+
+def test_pico_size_auto_on_cpu_with_crop_exports(det_data, tmp_path):
+    """model=auto picks the pico size on CPU; it trains on crop tiles and exports like the other sizes."""
+    _, events, err = run_engine("train", "--task", "detect", "--data", f"{det_data}/train.json", "--val",
+                                f"{det_data}/val.json", "--images", f"{det_data}/images", "--out", tmp_path / "r",
+                                *FAST, "--set", "model=auto", "--set", "crop=32", "--set", "epochs=1")
+    assert "model auto -> p" in err
+    assert torch.load(tmp_path / "r" / "best.pt", map_location="cpu")["size"] == "p"
+    run_engine("export", "--model", tmp_path / "r" / "best.pt", "--format", "onnx", "--width", "64", "--height", "64",
+               "--max-det", "5", "--out", tmp_path / "p.onnx")
+    assert (tmp_path / "p.onnx").stat().st_size > 1000

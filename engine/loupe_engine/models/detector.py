@@ -1,5 +1,5 @@
 """Loupe's anchor-free single-stage detector: CSP backbone, PAN feature pyramid, decoupled heads with a
-distribution (DFL) box branch; the rotated variant adds an angle branch. Sizes n, s, m."""
+distribution (DFL) box branch; the rotated variant adds an angle branch. Sizes p (pico, for CPU budgets), n, s, m."""
 import math
 
 import torch
@@ -8,14 +8,18 @@ import torch.nn.functional as F
 
 from loupe_engine.models.blocks import C2f, SPPF, Conv
 
-SIZES = {"n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m": (0.67, 0.75, 768)}
+# size: (depth multiple, width multiple, max channels[, head width]). p (pico) is the CPU-budget size: channels
+# 8/16/32/64/128, one bottleneck per C2f and 32-channel heads, so the stride-8 head (where small objects live)
+# stays cheap (~2x n's training images/s on 2 cores); same layers, heads, loss, assignment and export path.
+SIZES = {"p": (0.2, 0.125, 128, 32), "n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m": (0.67, 0.75, 768)}
 REG_MAX = 16
 
 
 class Detector(nn.Module):
     def __init__(self, nc, size="n", rotated=False, dropout=0.0, imgsz=640):
         super().__init__()
-        d, w, mc = SIZES[size]
+        d, w, mc = SIZES[size][:3]
+        head = SIZES[size][3] if len(SIZES[size]) > 3 else 0
         ch = [min(int(c * w), mc) for c in (64, 128, 256, 512, 1024)]
         ch = [max(8, int(math.ceil(c / 8) * 8)) for c in ch]
         n = lambda k: max(round(k * d), 1)  # noqa: E731
@@ -35,6 +39,8 @@ class Detector(nn.Module):
         self.out5 = C2f(ch[3] + ch[4], ch[4], n(3))
         feats = (ch[2], ch[3], ch[4])
         c2, c3 = max(16, feats[0] // 4, REG_MAX * 4), max(feats[0], min(nc, 100))
+        if head:
+            c2, c3 = max(head, min(nc, 100)), max(head, min(nc, 100))
         self.box = nn.ModuleList(nn.Sequential(Conv(c, c2, 3), Conv(c2, c2, 3), nn.Conv2d(c2, 4 * REG_MAX, 1))
                                  for c in feats)
         self.cls = nn.ModuleList(nn.Sequential(Conv(c, c3, 3), Conv(c3, c3, 3), nn.Dropout(dropout),

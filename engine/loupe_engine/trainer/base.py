@@ -225,13 +225,18 @@ class BaseTrainer:
                 bad_epochs += 1
             elapsed = time.time() - t_start
             history.append({"epoch": epoch + 1, **{k: v for k, v in metrics.items() if not isinstance(v, (dict, list))}})
-            # a time budget shortens the plan so the schedule (and close_mosaic) still runs to its end
+            # a time budget shortens the plan so the schedule (and close_mosaic) still runs to its end; it lengthens
+            # it again (up to the requested epochs, before close_mosaic starts) when later epochs run faster than
+            # the first ones did, so the budget is not left unused
             if self.budget:
                 per_epoch = (elapsed - elapsed0) / (epoch + 1 - start_epoch)
                 fit_epochs = epoch + 1 + int((self.budget - elapsed) / max(per_epoch, 1e-6))
                 if fit_epochs < self.epochs:
                     self.epochs = max(fit_epochs, epoch + 1)
                     stop_reason = "time"  # the budget, not the requested epochs, ends this run
+                elif fit_epochs > self.epochs < cfg.epochs and epoch + 1 < self.epochs - cfg.close_mosaic:
+                    self.epochs = min(fit_epochs, cfg.epochs)
+                    stop_reason = "time" if self.epochs < cfg.epochs else "epochs"
             stop = None
             if cfg.patience and bad_epochs >= cfg.patience:
                 stop = "patience"
