@@ -43,36 +43,19 @@ function persist(token: string | null, user: SessionUser | null): void {
   local.set(SessionKeys.roleName, user?.roleName ?? null);
 }
 
+/** The fields sign-in and user info share, copied once so the two answers cannot drift apart in the store. */
+function common(data: LoginData | UserInfoData) {
+  const { email, role, roleName, menus, isprivate, companyName, language, user_info } = data;
+  return { email, role, roleName, menus, isprivate, companyName, language, user_info };
+}
+
 function fromLogin(data: LoginData): SessionUser {
-  return {
-    email: data.email,
-    username: data.username,
-    role: data.role,
-    roleName: data.roleName,
-    menus: data.menus,
-    isprivate: data.isprivate,
-    companyName: data.companyName,
-    language: data.language,
-    user_info: data.user_info,
-  };
+  return { ...common(data), username: data.username };
 }
 
 function fromUserInfo(data: UserInfoData): SessionUser {
-  return {
-    email: data.email,
-    username: data.name,
-    role: data.role,
-    roleName: data.roleName,
-    menus: data.menus,
-    isprivate: data.isprivate,
-    companyName: data.companyName,
-    language: data.language,
-    user_info: data.user_info,
-    avatar: data.avatar,
-    salesman: data.salesman,
-    downloadPermission: data.downloadPermission,
-    trainingPriority: data.trainingPriority,
-  };
+  const { avatar, salesman, downloadPermission, trainingPriority } = data;
+  return { ...common(data), username: data.name, avatar, salesman, downloadPermission, trainingPriority };
 }
 
 function initial(): Pick<SessionState, 'token' | 'user'> {
