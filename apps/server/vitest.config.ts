@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     // Two shared cores: more workers only add contention.
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },

@@ -20,7 +20,7 @@ export interface TestApp {
 
 /**
  * A real server on a real database: SQLite in a temp folder, or, when DATABASE_URL is set, a fresh
- * PostgreSQL schema dropped on close. Argon2 costs are lowered here only.
+ * PostgreSQL schema dropped after the run. Argon2 costs are lowered here only.
  */
 export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-server-test-'));
@@ -51,14 +51,8 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
       offset += ms;
     },
     async close() {
+      // The PostgreSQL schema stays until global-setup.ts drops them all after the run.
       await app.close();
-      if (databaseUrl && schema) {
-        const { default: pg } = await import('pg');
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`drop schema if exists "${schema}" cascade`);
-        await client.end();
-      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
