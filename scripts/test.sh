@@ -16,7 +16,7 @@ stage bootstrap bash scripts/bootstrap.sh test
 stage build npm run build
 stage typecheck npm run typecheck
 stage lint npm run lint
-stage unit npm run test --if-present --workspace=packages/contracts --workspace=packages/runtime --workspace=apps/web
+stage unit npm run test --if-present --workspace=packages/contracts --workspace=packages/runtime --workspace=packages/annotator --workspace=apps/web
 stage "server (SQLite)" npm run test --workspace=apps/server
 stage "server (PostgreSQL)" bash scripts/with-postgres.sh npm run test --workspace=apps/server
 stage engine bash scripts/test-engine.sh

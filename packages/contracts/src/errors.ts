@@ -110,6 +110,12 @@ export const Errors = {
   zipInvalid: def(30027, 400, 'zipInvalid'),
   annotationInvalid: def(30028, 400, 'annotationInvalid'),
   autoSplitTestTooFew: def(30029, 409, 'autoSplitTestTooFew'),
+
+  // Labeling studio (3003x)
+  annotationConflict: def(30030, 409, 'annotationConflict'),
+  annotationTooSmall: def(30031, 400, 'annotationTooSmall'),
+  notTestData: def(30032, 409, 'notTestData'),
+  convertFailed: def(30033, 409, 'convertFailed'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof Errors;

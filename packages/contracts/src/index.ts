@@ -5,3 +5,4 @@ export * from './envelope.js';
 export * from './auth.js';
 export * from './models.js';
 export * from './datasets.js';
+export * from './labeling.js';

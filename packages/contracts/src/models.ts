@@ -87,6 +87,11 @@ export const ModelData = Type.Object({
   /** True while totalImages < Limits.imagesRecommended: the web shows "at least 30 images recommended". */
   belowRecommendedImages: Type.Boolean(),
   recommendedImages: Type.Integer(),
+  /**
+   * Raised by every change to annotations, image classes or labels. A training records the value it trained
+   * on; when the model's is higher the training is outdated (annotationChanged, 9002, on test and download).
+   */
+  dataVersion: Type.Integer(),
 });
 export type ModelData = Static<typeof ModelData>;
 
