@@ -26,6 +26,19 @@ export function annotationsRepo(db: Kysely<DB>) {
       return out;
     },
     /**
+     * Moves the image from `base` to the next annotation version, or answers false when another save moved it
+     * first. The row lock this update takes makes a concurrent save wait and then find the version changed.
+     */
+    async claimVersion(d: Kysely<DB>, imageId: number, base: number): Promise<boolean> {
+      const r = await d
+        .updateTable('images')
+        .set({ annotation_version: base + 1 })
+        .where('id', '=', imageId)
+        .where('annotation_version', '=', base)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /**
      * Replaces an image's annotation set by a new version (older rows stay as history) and updates the
      * counters the gallery filters read.
      */

@@ -137,14 +137,27 @@ export function imagesRepo(db: Kysely<DB>) {
       }
       return n;
     },
-    /** Deletes rows (annotations cascade) and answers the blob keys they held. */
-    async remove(modelId: number, ids: number[]): Promise<{ deleted: number; shas: string[] }> {
-      return db.transaction().execute(async (trx) => {
-        const rows = await trx.selectFrom('images').select(['id', 'sha256', 'thumb_sha']).where('model_id', '=', modelId).where('id', 'in', ids).execute();
-        if (rows.length === 0) return { deleted: 0, shas: [] };
-        await trx.deleteFrom('images').where('id', 'in', rows.map((r) => r.id)).execute();
-        return { deleted: rows.length, shas: rows.flatMap((r) => [r.sha256, r.thumb_sha]) };
-      });
+    /**
+     * Deletes rows (annotations cascade) inside the caller's transaction and answers the blob keys they held and
+     * how many of them were labeled (so the caller knows whether training data changed).
+     */
+    async remove(d: Kysely<DB>, modelId: number, ids: number[]): Promise<{ deleted: number; labeled: number; shas: string[] }> {
+      const rows = await d.selectFrom('images').select(['id', 'sha256', 'thumb_sha', 'labeled']).where('model_id', '=', modelId).where('id', 'in', ids).execute();
+      if (rows.length === 0) return { deleted: 0, labeled: 0, shas: [] };
+      await d.deleteFrom('images').where('id', 'in', rows.map((r) => r.id)).execute();
+      return { deleted: rows.length, labeled: rows.filter((r) => r.labeled === 1).length, shas: rows.flatMap((r) => [r.sha256, r.thumb_sha]) };
+    },
+    /** Sets or clears a classification image's label; labeled follows (annotations also count). */
+    async setClass(d: Kysely<DB>, modelId: number, id: number, labelId: number | null): Promise<void> {
+      await d
+        .updateTable('images')
+        .set((eb) => ({
+          class_label_id: labelId,
+          labeled: labelId !== null ? 1 : eb.case().when('annotation_count', '>', 0).then(1).else(0).end(),
+        }))
+        .where('model_id', '=', modelId)
+        .where('id', '=', id)
+        .execute();
     },
     blobsOfModel: async (modelId: number) =>
       (await db.selectFrom('images').select(['sha256', 'thumb_sha']).where('model_id', '=', modelId).execute()).flatMap((r) => [r.sha256, r.thumb_sha]),

@@ -48,27 +48,28 @@ export function labelsRepo(db: Kysely<DB>) {
     async insert(d: Kysely<DB>, row: { model_id: number; name: string; name_key: string; color: string; created_at: number }) {
       return (await d.insertInto('labels').values(row).returning('id').executeTakeFirstOrThrow()).id;
     },
-    async update(modelId: number, id: number, patch: Partial<Pick<Label, 'name' | 'name_key' | 'color'>>) {
-      await db.updateTable('labels').set(patch).where('model_id', '=', modelId).where('id', '=', id).execute();
+    async update(modelId: number, id: number, patch: Partial<Pick<Label, 'name' | 'name_key' | 'color'>>, d: Kysely<DB> = db) {
+      await d.updateTable('labels').set(patch).where('model_id', '=', modelId).where('id', '=', id).execute();
     },
-    /** Deletes the label, its annotations and the class of its images, then recounts those images. */
-    async remove(modelId: number, id: number): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        const touched = await trx.selectFrom('annotations').select('image_id').distinct().where('label_id', '=', id).execute();
-        await trx.deleteFrom('annotations').where('label_id', '=', id).execute();
-        await trx.updateTable('images').set({ class_label_id: null }).where('model_id', '=', modelId).where('class_label_id', '=', id).execute();
-        await trx.deleteFrom('labels').where('model_id', '=', modelId).where('id', '=', id).execute();
-        const ids = touched.map((t) => t.image_id);
-        for (let i = 0; i < ids.length; i += 500) await recount(trx, ids.slice(i, i + 500));
-        await trx
-          .updateTable('images')
-          .set({ labeled: 0 })
-          .where('model_id', '=', modelId)
-          .where('labeled', '=', 1)
-          .where('annotation_count', '=', 0)
-          .where('class_label_id', 'is', null)
-          .execute();
-      });
+    /**
+     * Deletes the label, its annotations and the class of its images, then recounts those images. Runs in the
+     * caller's transaction.
+     */
+    async remove(trx: Kysely<DB>, modelId: number, id: number): Promise<void> {
+      const touched = await trx.selectFrom('annotations').select('image_id').distinct().where('label_id', '=', id).execute();
+      await trx.deleteFrom('annotations').where('label_id', '=', id).execute();
+      await trx.updateTable('images').set({ class_label_id: null }).where('model_id', '=', modelId).where('class_label_id', '=', id).execute();
+      await trx.deleteFrom('labels').where('model_id', '=', modelId).where('id', '=', id).execute();
+      const ids = touched.map((t) => t.image_id);
+      for (let i = 0; i < ids.length; i += 500) await recount(trx, ids.slice(i, i + 500));
+      await trx
+        .updateTable('images')
+        .set({ labeled: 0 })
+        .where('model_id', '=', modelId)
+        .where('labeled', '=', 1)
+        .where('annotation_count', '=', 0)
+        .where('class_label_id', 'is', null)
+        .execute();
     },
   };
 }

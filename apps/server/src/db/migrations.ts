@@ -169,6 +169,28 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('annotations_label_idx').on('annotations').columns(['label_id', 'current', 'image_id']).execute();
       },
     },
+    '0003_labeling': {
+      async up(db: Kysely<unknown>) {
+        // 'real' is a 4-byte float on PostgreSQL: areas and confidences want the 8 bytes SQLite's real has.
+        const double = dialect === 'postgres' ? 'double precision' : 'real';
+        // SQLite adds one column per ALTER TABLE statement.
+        await db.schema.alterTable('models').addColumn('data_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        // A literal, not LabelingLimits.minAreaDefault: a migration must not change when a constant does. It only
+        // fills existing models; createModel writes the current default into new ones.
+        await db.schema.alterTable('models').addColumn('min_annotation_area', double, (c) => c.notNull().defaultTo(4)).execute();
+        await db.schema.alterTable('users').addColumn('guides_seen', 'text', (c) => c.notNull().defaultTo('')).execute();
+
+        await withId(dialect, db.schema.createTable('test_predictions'))
+          .addColumn('image_id', 'integer', (c) => c.notNull().references('images.id').onDelete('cascade'))
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('label_id', 'integer', (c) => c.notNull().references('labels.id').onDelete('cascade'))
+          .addColumn('geometry', 'text', (c) => c.notNull())
+          .addColumn('confidence', double, (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('test_predictions_image_idx').on('test_predictions').column('image_id').execute();
+      },
+    },
   };
 }
 

@@ -40,6 +40,10 @@ export function modelsRepo(db: Kysely<DB>) {
     async update(ownerId: number, id: number, patch: Updateable<ModelsTable>): Promise<void> {
       await db.updateTable('models').set(patch).where('id', '=', id).where('owner_id', '=', ownerId).execute();
     },
+    /** One more change to the model's training data; runs inside the transaction that made the change. */
+    async bumpDataVersion(d: Kysely<DB>, id: number): Promise<void> {
+      await d.updateTable('models').set((eb) => ({ data_version: eb('data_version', '+', 1) })).where('id', '=', id).execute();
+    },
     async remove(ownerId: number, id: number): Promise<void> {
       await db.deleteFrom('models').where('id', '=', id).where('owner_id', '=', ownerId).execute();
     },

@@ -40,6 +40,8 @@ export interface UsersTable {
   created_at: Millis;
   activated_at: Millis | null;
   updated_at: Millis;
+  /** Comma-separated GuideIds of the first-use guides this user has closed. */
+  guides_seen: Defaulted<string>;
 }
 
 export type SessionEndReason = 'logout' | 'replaced' | 'revoked';
@@ -107,6 +109,10 @@ export interface ModelsTable {
   test_status: TestStatus;
   training_count: ColumnType<number, number | undefined, number>;
   train_id: number | null;
+  /** Raised by every change to training data (annotations, classes, labels); trainings record it. */
+  data_version: Defaulted<number>;
+  /** Smallest shape area a save accepts, image px². */
+  min_annotation_area: Defaulted<number>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -160,8 +166,20 @@ export interface AnnotationsTable {
   created_at: Millis;
 }
 
+/** One detection of the latest test run on an image (filled by test runs, read by the labeling studio). */
+export interface TestPredictionsTable {
+  id: Generated<number>;
+  image_id: number;
+  model_id: number;
+  label_id: number;
+  geometry: string;
+  confidence: number;
+  created_at: Millis;
+}
+
 export interface DB {
   models: ModelsTable;
+  test_predictions: TestPredictionsTable;
   labels: LabelsTable;
   images: ImagesTable;
   annotations: AnnotationsTable;

@@ -23,6 +23,18 @@ export function usersRepo(db: Kysely<DB>) {
     async update(id: number, patch: UserPatch): Promise<void> {
       await db.updateTable('users').set(patch).where('id', '=', id).execute();
     },
+    /**
+     * Adds a guide id to guides_seen unless it is there already. One conditional statement, so two tabs closing
+     * guides at once cannot overwrite each other's.
+     */
+    async addGuideSeen(id: number, guide: string): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ guides_seen: sql<string>`case when guides_seen = '' then ${guide} else guides_seen || ',' || ${guide} end` })
+        .where('id', '=', id)
+        .where(sql<boolean>`',' || guides_seen || ',' not like ${`%,${guide},%`}`)
+        .execute();
+    },
     async remove(id: number): Promise<void> {
       await db.deleteFrom('users').where('id', '=', id).execute();
     },

@@ -38,7 +38,14 @@ export async function updateLabel(deps: Deps, model: Model, labelId: number, bod
     if (other && other.id !== labelId) fail('labelNameExists');
   }
   if (body.color !== undefined) patch.color = body.color.toLowerCase();
-  if (Object.keys(patch).length > 0) await deps.labels.update(model.id, labelId, patch);
+  // A new name changes what the training data says; a new colour does not.
+  const renamed = patch.name !== undefined && patch.name !== label.name;
+  if (Object.keys(patch).length > 0) {
+    await deps.db.transaction().execute(async (trx) => {
+      await deps.labels.update(model.id, labelId, patch, trx);
+      if (renamed) await deps.models.bumpDataVersion(trx, model.id);
+    });
+  }
   const counts = await deps.labels.imageCounts(model.id);
   const now = (await deps.labels.find(model.id, labelId))!;
   return { id: now.id, name: now.name, color: now.color, imageCount: counts.get(now.id) ?? 0 };
@@ -46,7 +53,10 @@ export async function updateLabel(deps: Deps, model: Model, labelId: number, bod
 
 export async function deleteLabel(deps: Deps, model: Model, labelId: number): Promise<void> {
   if (!(await deps.labels.find(model.id, labelId))) fail('notFound');
-  await deps.labels.remove(model.id, labelId);
+  await deps.db.transaction().execute(async (trx) => {
+    await deps.labels.remove(trx, model.id, labelId);
+    await deps.models.bumpDataVersion(trx, model.id);
+  });
 }
 
 export type LabelProblem = { name: string; key: 'labelCountExceeded' | 'fieldRequired' | 'fieldTooLong' };

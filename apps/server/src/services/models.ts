@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Limits, ModelTypes, type ModelCreateBody, type ModelData, type ModelListData, type ModelListQuery, type ModelUpdateBody } from '@loupe/contracts';
+import { LabelingLimits, Limits, ModelTypes, type ModelCreateBody, type ModelData, type ModelListData, type ModelListQuery, type ModelUpdateBody } from '@loupe/contracts';
 import { fail, required } from '../errors.js';
 import type { ModelRow } from '../db/models.js';
 import type { User } from '../db/users.js';
@@ -36,6 +36,7 @@ export function modelView(row: ModelRow): ModelData {
     labelCount: Number(row.label_count),
     belowRecommendedImages: total < Limits.imagesRecommended,
     recommendedImages: Limits.imagesRecommended,
+    dataVersion: row.data_version,
   };
 }
 
@@ -76,6 +77,7 @@ export async function createModel(deps: Deps, user: User, body: ModelCreateBody)
       training_status: 'notTrained',
       test_status: 'notTested',
       train_id: null,
+      min_annotation_area: LabelingLimits.minAreaDefault,
       created_at: now,
       updated_at: now,
     });

@@ -134,6 +134,7 @@ async function findOrCreate(deps: Deps, claims: Claims, email: string, lang: Lan
     training_priority: 0,
     download_permission: 0,
     oidc_subject: `${claims.iss}|${claims.sub}`,
+    guides_seen: '',
     created_at: now,
     activated_at: now,
     updated_at: now,

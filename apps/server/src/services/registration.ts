@@ -48,6 +48,7 @@ export async function register(deps: Deps, body: RegisterBody, lang: Language): 
     training_priority: 0,
     download_permission: 0,
     oidc_subject: null,
+    guides_seen: '',
     created_at: now,
     activated_at: null,
     updated_at: now,

@@ -130,6 +130,7 @@ async function store(
         stored += items.length;
       }
     }
+    await deps.models.bumpDataVersion(trx, model.id);
   });
   return { format, imagesMatched: matched.reduce((n, m) => n + byName.get(m.toLowerCase())!.length, 0), annotations: stored, labelsCreated: created, results };
 }

@@ -36,7 +36,12 @@ export async function listImages(deps: Deps, model: Model, q: ImageListQuery): P
 }
 
 export async function deleteImages(deps: Deps, model: Model, ids: number[]): Promise<number> {
-  const { deleted, shas } = await deps.images.remove(model.id, ids);
+  const { deleted, shas } = await deps.db.transaction().execute(async (trx) => {
+    const removed = await deps.images.remove(trx, model.id, ids);
+    // Unlabeled images were never training data: deleting them leaves trainings current.
+    if (removed.labeled > 0) await deps.models.bumpDataVersion(trx, model.id);
+    return removed;
+  });
   await removeBlobsIfUnused(deps, shas);
   return deleted;
 }

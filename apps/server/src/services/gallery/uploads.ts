@@ -93,6 +93,7 @@ async function store(
   await deps.db.transaction().execute(async (trx) => {
     const labels = mode === 'folders' ? await ensureLabels(deps, trx, model.id, new Set(folders.values())) : null;
     const seen = new Set<string>();
+    let classified = 0;
     for (let i = 0; i < outcomes.length; i++) {
       const o = outcomes[i]!;
       if (isRefusal(o) || results[i]!.status === 'refused') continue;
@@ -126,7 +127,10 @@ async function store(
       seen.add(o.file.sha);
       if (id === null) results[i] = refuse(names[i]!, { key: 'duplicateImage' });
       else results[i] = { name: names[i]!, status: 'accepted', imageId: id, ...(classLabel ? { labelId: classLabel } : {}) };
+      if (id !== null && classLabel !== null) classified += 1;
     }
+    // Classified images are new training data; unlabeled ones are not until someone labels them.
+    if (classified > 0) await deps.models.bumpDataVersion(trx, model.id);
   });
   // Files refused after their blobs were stored (duplicates, folder problems) must not leave files behind.
   const stored = outcomes.flatMap((o, i) => (!isRefusal(o) && results[i]!.status === 'refused' ? [o.file.sha, o.thumbSha] : []));
