@@ -22,6 +22,7 @@ import { modelsRepo } from './db/models.js';
 import { imagesRepo } from './db/images.js';
 import { labelsRepo } from './db/labels.js';
 import { annotationsRepo } from './db/annotations.js';
+import { testPredictionsRepo } from './db/test-predictions.js';
 import { fsBlobStore } from './adapters/blob-store.js';
 import { outboxMailer, smtpMailer } from './adapters/mailer.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -40,6 +41,7 @@ import { modelRoutes } from './routes/models.js';
 import { imageRoutes } from './routes/images.js';
 import { uploadRoutes } from './routes/uploads.js';
 import { labelRoutes } from './routes/labels.js';
+import { labelingRoutes } from './routes/labeling.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -87,6 +89,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     images: imagesRepo(db),
     labels: labelsRepo(db),
     annotations: annotationsRepo(db),
+    testPredictions: testPredictionsRepo(db),
     hasher: argon2Hasher(config.passwordHashing),
     now,
     log: {
@@ -131,6 +134,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(imageRoutes(deps));
   await app.register(uploadRoutes(deps));
   await app.register(labelRoutes(deps));
+  await app.register(labelingRoutes(deps));
 
   const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });

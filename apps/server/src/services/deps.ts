@@ -13,6 +13,7 @@ import type { ModelsRepo } from '../db/models.js';
 import type { ImagesRepo } from '../db/images.js';
 import type { LabelsRepo } from '../db/labels.js';
 import type { AnnotationsRepo } from '../db/annotations.js';
+import type { TestPredictionsRepo } from '../db/test-predictions.js';
 
 /** What services get: configuration, repositories, ports and the clock (tests move time forward). */
 export interface Deps {
@@ -29,6 +30,7 @@ export interface Deps {
   images: ImagesRepo;
   labels: LabelsRepo;
   annotations: AnnotationsRepo;
+  testPredictions: TestPredictionsRepo;
   hasher: PasswordHasher;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void; error(obj: unknown, msg?: string): void };
