@@ -1,0 +1,97 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ImageData } from '@loupe/contracts';
+import { fetchImagePage, patchCachedImage } from '../markApi';
+import { locate, pageOf, slotOf, step, type StepResult } from './position';
+
+export interface ImageNavigation {
+  status: 'loading' | 'empty' | 'ready' | 'error';
+  /** 0-based position of the open image in the list. */
+  index: number;
+  total: number;
+  image: ImageData | null;
+}
+
+const LOADING: ImageNavigation = { status: 'loading', index: 0, total: 0, image: null };
+
+/**
+ * The open image and its neighbours in the gallery order. Opens `startId` (from ?imageId=) or the first image.
+ * Steps count from the image last asked for, not the one on screen, so quick presses are never lost while a
+ * page loads; a step overtaken by a newer one is dropped when its page arrives.
+ */
+export function useImageNavigator(modelId: string, startId: number | null, onError: (error: unknown) => void) {
+  const client = useQueryClient();
+  const [nav, setNav] = useState<ImageNavigation>(LOADING);
+  const target = useRef(0);
+  const total = useRef(0);
+  const errorRef = useRef(onError);
+  errorRef.current = onError;
+
+  const getPage = useCallback((page: number) => fetchImagePage(client, modelId, page), [client, modelId]);
+
+  const show = useCallback(
+    async (index: number) => {
+      target.current = index;
+      try {
+        const page = await getPage(pageOf(index));
+        if (target.current !== index) return;
+        total.current = page.total;
+        if (page.total === 0) return setNav({ status: 'empty', index: 0, total: 0, image: null });
+        const image = page.items[slotOf(index)];
+        // The list shrank under us (images deleted elsewhere): open its new last image instead.
+        if (!image) return index >= page.total ? void show(page.total - 1) : setNav({ ...LOADING, status: 'error' });
+        setNav({ status: 'ready', index, total: page.total, image });
+      } catch (error) {
+        if (target.current !== index) return;
+        setNav((n) => ({ ...n, status: 'error' }));
+        errorRef.current(error);
+      }
+    },
+    [getPage],
+  );
+
+  const startRef = useRef(startId);
+  useEffect(() => {
+    let live = true;
+    const start = startRef.current;
+    const open = start === null ? Promise.resolve(0) : locate(start, getPage).then((i) => i ?? 0);
+    open.then(
+      (index) => live && void show(index),
+      (error) => {
+        if (!live) return;
+        setNav({ ...LOADING, status: 'error' });
+        errorRef.current(error);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [getPage, show]);
+
+  /** Where one step would go, or which end it hits (checked before flushing a save or leaving a drawing). */
+  const peek = useCallback((direction: -1 | 1): StepResult => step(target.current, direction, total.current), []);
+
+  /** One image back or forward; answers the end notice instead when there is no such image. */
+  const go = useCallback(
+    (direction: -1 | 1): 'firstImage' | 'lastImage' | null => {
+      const next = peek(direction);
+      if ('notice' in next) return next.notice;
+      void show(next.index);
+      return null;
+    },
+    [peek, show],
+  );
+
+  /** The open image changed on the server (its class): keep the cached page and the screen in step. */
+  const replaceImage = useCallback(
+    (image: ImageData, index: number) => {
+      patchCachedImage(client, modelId, pageOf(index), image);
+      setNav((n) => (n.image?.id === image.id ? { ...n, image } : n));
+    },
+    [client, modelId],
+  );
+
+  const reload = useCallback(() => void show(target.current), [show]);
+
+  return { ...nav, peek, go, replaceImage, reload };
+}

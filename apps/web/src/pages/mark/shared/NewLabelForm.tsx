@@ -1,0 +1,45 @@
+import { Button, Form, Input } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Limits, type LabelData } from '@loupe/contracts';
+import { isApiError } from '@/api/errors';
+import { useTranslation } from '@/i18n';
+import { useLabelMutations } from '@/pages/gallery/galleryApi';
+import { nextColor } from '@/pages/gallery/labels/colors';
+
+/**
+ * Create a label without leaving the labeling page (SPEC §5: a label must be selected or created before
+ * annotating). The gallery's label calls are reused, colour taken from its palette; "label name already exists"
+ * and "label count exceeded" land on the field.
+ */
+export function NewLabelForm({ modelId, count, onCreated }: { modelId: string; count: number; onCreated: (label: LabelData) => void }) {
+  const { t } = useTranslation('mark');
+  const { create } = useLabelMutations(modelId);
+  const [form] = Form.useForm<{ name: string }>();
+  const field = t('labels.name');
+
+  const add = async ({ name }: { name: string }) => {
+    try {
+      const label = await create.mutateAsync({ name: name.trim(), color: nextColor(count) });
+      form.resetFields();
+      onCreated(label);
+    } catch (e) {
+      if (!isApiError(e) || !e.handled) form.setFields([{ name: 'name', errors: [e instanceof Error ? e.message : String(e)] }]);
+    }
+  };
+
+  return (
+    <Form form={form} layout="inline" onFinish={add} className="loupe-mark-new-label">
+      <Form.Item
+        name="name"
+        style={{ flex: 1, marginInlineEnd: 4 }}
+        rules={[
+          { required: true, whitespace: true, message: t('errors:fieldRequired', { field }) },
+          { max: Limits.labelNameMax, message: t('errors:fieldTooLong', { field, max: Limits.labelNameMax }) },
+        ]}
+      >
+        <Input placeholder={t('labels.newName')} aria-label={t('labels.newName')} data-testid="mark-label-new-name" />
+      </Form.Item>
+      <Button htmlType="submit" icon={<PlusOutlined />} loading={create.isPending} aria-label={t('labels.add')} data-testid="mark-label-add" />
+    </Form>
+  );
+}
