@@ -1,8 +1,11 @@
-import { memo } from 'react';
+import { memo, type MouseEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { Checkbox, Skeleton } from 'antd';
 import { StarFilled, StarOutlined } from '@ant-design/icons';
 import type { ImageData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
+import { stepPath } from '@/routes/steps';
+import { useProject } from '@/stores/project';
 import { withToken } from '../galleryApi';
 
 interface Props {
@@ -17,6 +20,13 @@ interface Props {
 /** One thumbnail. Memoised: a scroll re-renders only the rows that come into view. */
 export const ImageCard = memo(function ImageCard({ image, className, selected, onSelect, onStar }: Props) {
   const { t } = useTranslation('gallery');
+  const navigate = useNavigate();
+  const type = useProject((s) => s.project?.type);
+  // A double-click opens the image in the model's labeling page; not when it lands on the star or the checkbox.
+  const openInLabeling = (e: MouseEvent) => {
+    if (!image || (e.target as HTMLElement).closest('button, input, .ant-checkbox-wrapper')) return;
+    navigate(`${stepPath('mark', type)}?imageId=${image.id}`);
+  };
   if (!image) {
     return (
       <div className="loupe-image-card" data-testid="image-card-loading">
@@ -29,6 +39,7 @@ export const ImageCard = memo(function ImageCard({ image, className, selected, o
       className={`loupe-image-card${selected ? ' loupe-image-card-selected' : ''}`}
       data-testid={`image-card-${image.id}`}
       data-name={image.name}
+      onDoubleClick={openInLabeling}
     >
       <div className="loupe-image-thumb">
         <img src={withToken(image.thumbnailUrl)} alt={image.name} loading="lazy" decoding="async" draggable={false} />

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { ImageData, ImageListData, LabelData } from '@loupe/contracts';
-import { click, mockServer, renderPage, type Call } from '@/pages/auth/test/harness';
+import { click, location, mockServer, renderPage, type Call } from '@/pages/auth/test/harness';
 import { model } from '@/pages/models/test/fixtures';
 import { useProject } from '@/stores/project';
 import GalleryPage from '../GalleryPage';
@@ -108,5 +108,15 @@ describe('gallery', () => {
     expect(calls.some((c) => c.url.endsWith('/delete'))).toBe(false);
     await act(async () => fireEvent.click(await screen.findByTestId('bulk-delete-confirm')));
     await waitFor(() => expect(calls.find((c) => c.url.endsWith('/delete'))?.body).toEqual({ ids: [99_998] }));
+  });
+
+  it('opens an image in the labeling page of the model type on double-click, not from its star', async () => {
+    serve();
+    renderPage(<GalleryPage />, '/gallery');
+    await screen.findByTestId('image-card-100000');
+    fireEvent.doubleClick(screen.getByTestId('image-star-100000'));
+    expect(screen.queryByTestId('location')).toBeNull();
+    fireEvent.doubleClick(screen.getByTestId('image-card-100000'));
+    expect(await location()).toBe('/mark/detection?imageId=100000');
   });
 });
