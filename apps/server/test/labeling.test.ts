@@ -199,4 +199,30 @@ describe('saving annotations (SPEC §2 /mark, §3 annotation box)', () => {
     expect(r.data.annotations).toHaveLength(2000);
     expect(shapes(await load(t.app, token, s, img))).toEqual(set);
   });
+
+  it('takes the shape limit itself and refuses one more', async () => {
+    const s = await open({ size: [2000, 2000] });
+    const img = s.images[0]!;
+    const box = (k: number): NewAnnotation => ({
+      labelId: s.labels.dent!,
+      geometry: { kind: 'box', x1: (k % 200) * 10, y1: Math.floor(k / 200) * 10, x2: (k % 200) * 10 + 5, y2: Math.floor(k / 200) * 10 + 5 },
+    });
+    const set = Array.from({ length: LabelingLimits.shapesPerImageMax }, (_, k) => box(k));
+    const over = await save(t.app, token, s, img, 0, [...set, box(0)]);
+    expect(over).toMatchObject({ status: 400, code: Errors.validation.code });
+    const r = await save(t.app, token, s, img, 0, set);
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.annotations).toHaveLength(LabelingLimits.shapesPerImageMax);
+  });
+
+  it('lets exactly one of two simultaneous saves from the same version through', async () => {
+    const s = await open();
+    const img = s.images[0]!;
+    const tab = (x: number) => save(t.app, token, s, img, 0, [{ labelId: s.labels.scratch!, geometry: { kind: 'box', x1: x, y1: 0, x2: x + 30, y2: 30 } }]);
+    const codes = (await Promise.all([tab(0), tab(50), tab(100)])).map((r) => r.code).sort();
+    expect(codes).toEqual([0, Errors.annotationConflict.code, Errors.annotationConflict.code]);
+    const now = await load(t.app, token, s, img);
+    expect(now.version).toBe(1);
+    expect(now.annotations).toHaveLength(1);
+  });
 });

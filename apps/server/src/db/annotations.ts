@@ -45,12 +45,9 @@ export function annotationsRepo(db: Kysely<DB>) {
     async replace(d: Kysely<DB>, image: { id: number; model_id: number; annotation_version: number; class_label_id: number | null }, items: NewAnnotation[], now: number) {
       const version = image.annotation_version + 1;
       await d.updateTable('annotations').set({ current: 0 }).where('image_id', '=', image.id).where('current', '=', 1).execute();
-      if (items.length > 0) {
-        await d
-          .insertInto('annotations')
-          .values(items.map((a) => ({ image_id: image.id, model_id: image.model_id, label_id: a.labelId, version, geometry: JSON.stringify(a.geometry), created_at: now })))
-          .execute();
-      }
+      const rows = items.map((a) => ({ image_id: image.id, model_id: image.model_id, label_id: a.labelId, version, geometry: JSON.stringify(a.geometry), created_at: now }));
+      // Chunked: one statement for a full image (20,000 shapes × 6 values) passes both databases' parameter limits.
+      for (let i = 0; i < rows.length; i += 1000) await d.insertInto('annotations').values(rows.slice(i, i + 1000)).execute();
       await d
         .updateTable('images')
         .set({ annotation_version: version, annotation_count: items.length, labeled: items.length > 0 || image.class_label_id !== null ? 1 : 0 })
