@@ -99,7 +99,7 @@ describe('image class (SPEC §2 /mark classification)', () => {
     const other = await studio(t.app, token, { type: 'classification', labels: ['ng'] });
     const url = (imageId: number) => `/api/models/${s.model.id}/images/${imageId}/class`;
     const foreign = await call(t.app, 'PUT', url(s.images[0]!), { labelId: other.labels.ng }, { token });
-    expect(foreign).toMatchObject({ status: 400, code: Errors.annotationInvalid.code });
+    expect(foreign).toMatchObject({ status: 400, code: Errors.labelNotInModel.code, message: `Label #${other.labels.ng} does not belong to this model.` });
     expect((await call(t.app, 'PUT', url(other.images[0]!), { labelId: null }, { token })).code).toBe(Errors.notFound.code);
     const det = await studio(t.app, token);
     const wrong = await call(t.app, 'PUT', `/api/models/${det.model.id}/images/${det.images[0]}/class`, { labelId: det.labels.scratch }, { token, lang: 'zh' });

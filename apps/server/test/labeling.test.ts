@@ -92,10 +92,10 @@ describe('saving annotations (SPEC §2 /mark, §3 annotation box)', () => {
     expect([w.cx, w.cy, w.angle, w.w, w.h / (10 / 3)].map((v) => Math.round(v * 1e9) / 1e9)).toEqual([190, 50, 0, 20, 1]);
     // a rotated box whose centre lies outside is not moved in: it is refused
     const outside = await save(t.app, token, s, img, 2, [{ labelId: l, geometry: { kind: 'rbox', cx: 210, cy: 50, w: 60, h: 30, angle: 0 } }]);
-    expect(outside).toMatchObject({ status: 400, code: Errors.annotationInvalid.code, data: { index: 0 } });
+    expect(outside).toMatchObject({ status: 400, code: Errors.shapeInvalid.code, data: { index: 0 } });
     // a box wholly outside has no area left
     const gone = await save(t.app, token, s, img, 2, [{ labelId: l, geometry: { kind: 'box', x1: 210, y1: 10, x2: 260, y2: 60 } }]);
-    expect(gone.code).toBe(Errors.annotationInvalid.code);
+    expect(gone.code).toBe(Errors.shapeInvalid.code);
   });
 
   it('refuses shapes under the minimum area: the default, then a changed setting; in the caller language', async () => {
@@ -128,7 +128,7 @@ describe('saving annotations (SPEC §2 /mark, §3 annotation box)', () => {
     const ok: NewAnnotation = { labelId: s.labels.scratch!, geometry: { kind: 'box', x1: 0, y1: 0, x2: 10, y2: 10 } };
     for (const labelId of [other.labels.bolt!, 999_999]) {
       const r = await save(t.app, token, s, img, 0, [ok, { labelId, geometry: { kind: 'box', x1: 0, y1: 0, x2: 10, y2: 10 } }]);
-      expect(r).toMatchObject({ status: 400, code: Errors.annotationInvalid.code, data: { index: 1 } });
+      expect(r).toMatchObject({ status: 400, code: Errors.labelNotInModel.code, data: { index: 1 } });
     }
     expect(await load(t.app, token, s, img)).toEqual({ imageId: img, version: 0, annotations: [] });
   });
@@ -146,7 +146,7 @@ describe('saving annotations (SPEC §2 /mark, §3 annotation box)', () => {
     ];
     for (const geometry of bad) {
       const r = await save(t.app, token, s, img, 0, [{ labelId: l, geometry }]);
-      expect(r.code, geometry.kind).toBe(Errors.annotationInvalid.code);
+      expect(r.code, geometry.kind).toBe(Errors.shapeInvalid.code);
     }
     const text = await save(t.app, token, s, img, 0, [{ labelId: l, geometry: { kind: 'box', x1: 0, y1: 0, x2: 9, y2: 9, text: 'x'.repeat(LabelingLimits.ocrTextMax + 1) } }]);
     expect(text).toMatchObject({ status: 400, code: Errors.fieldTooLong.code });

@@ -116,6 +116,8 @@ export const Errors = {
   annotationTooSmall: def(30031, 400, 'annotationTooSmall'),
   notTestData: def(30032, 409, 'notTestData'),
   convertFailed: def(30033, 409, 'convertFailed'),
+  shapeInvalid: def(30034, 400, 'shapeInvalid'),
+  labelNotInModel: def(30035, 400, 'labelNotInModel'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof Errors;

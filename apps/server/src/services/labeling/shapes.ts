@@ -9,16 +9,16 @@ import { area, canonical, fitToImage } from './geometry.js';
 export type ShapeRef = (i: number) => { vars: ErrorVars; data: Record<string, number> };
 export const byIndex: ShapeRef = (i) => ({ vars: { entry: `#${i + 1}` }, data: { index: i } });
 
-export type ShapeCheck = { ok: NewAnnotation } | { refused: 'annotationInvalid' | 'annotationTooSmall' };
+export type ShapeCheck = { ok: NewAnnotation } | { refused: 'labelNotInModel' | 'shapeInvalid' | 'annotationTooSmall' };
 
 /**
  * One shape against the SPEC §5 rules: its label is one of the model's, it is well formed, and once clamped
  * into the image it still has an area of at least the model's minimum (zero area means it lay outside).
  */
 export function checkShape(model: Model, image: Image, labelIds: Set<number>, a: NewAnnotation): ShapeCheck {
-  if (!labelIds.has(a.labelId)) return { refused: 'annotationInvalid' };
+  if (!labelIds.has(a.labelId)) return { refused: 'labelNotInModel' };
   const geometry = fitToImage(a.geometry, image);
-  if (!geometry || !(area(geometry) > 0)) return { refused: 'annotationInvalid' };
+  if (!geometry || !(area(geometry) > 0)) return { refused: 'shapeInvalid' };
   if (area(geometry) < model.min_annotation_area) return { refused: 'annotationTooSmall' };
   return { ok: { labelId: a.labelId, geometry } };
 }
@@ -35,7 +35,7 @@ export async function prepareShapes(deps: Deps, model: Model, image: Image, item
     if ('ok' in r) return r.ok;
     const { vars, data } = ref(i);
     if (r.refused === 'annotationTooSmall') fail('annotationTooSmall', { minArea: model.min_annotation_area }, data);
-    fail('annotationInvalid', vars, data);
+    fail(r.refused, r.refused === 'labelNotInModel' ? { entry: `#${a.labelId}` } : vars, data);
   });
 }
 
