@@ -149,4 +149,21 @@ export interface EditorHost {
 export interface EditorLike {
   readonly state: EditorState;
   readonly host: EditorHost;
+  setTool(tool: ToolId): boolean;
+  setActiveLabel(labelId: number | null): void;
+  setLabelOfSelection(labelId: number): boolean;
+  undo(): boolean;
+  redo(): boolean;
+  deleteSelected(): boolean;
+  copy(): boolean;
+  paste(): boolean;
+  selectAll(): void;
+  clearSelection(): void;
+  fit(): void;
+  zoomBy(factor: number, around?: ScreenPoint): void;
+  toggleShapesHidden(): void;
+  cancelDrawing(): boolean;
+  finishDrawing(): boolean;
+  removeLastPoint(): boolean;
+  hasUnfinishedDrawing(): boolean;
 }
