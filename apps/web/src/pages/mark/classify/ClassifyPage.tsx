@@ -31,7 +31,7 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
   const { assign, retry, status } = useClassAssign(modelId, nav.replaceImage);
   const items = labels.data ?? [];
 
-  const { go, image, index } = nav;
+  const { go, image, index, moving } = nav;
   const stepTo = useCallback(
     (direction: -1 | 1) => {
       const end = go(direction);
@@ -42,12 +42,13 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
 
   const classify = useCallback(
     (labelId: number | null) => {
-      if (!image) return;
+      // Until the next image shows, a key would classify the one the user already moved away from.
+      if (!image || moving) return;
       assign({ image, index }, labelId);
       // Setting a class moves on (quick labeling); clearing one stays to pick another.
       if (labelId !== null) stepTo(1);
     },
-    [assign, image, index, stepTo],
+    [assign, image, index, moving, stepTo],
   );
 
   useShortcutKeys((event) => {

@@ -10,9 +10,11 @@ export interface ImageNavigation {
   index: number;
   total: number;
   image: ImageData | null;
+  /** A step was asked for and its image is not on screen yet: keys must not act on the image still showing. */
+  moving: boolean;
 }
 
-const LOADING: ImageNavigation = { status: 'loading', index: 0, total: 0, image: null };
+const LOADING: ImageNavigation = { status: 'loading', index: 0, total: 0, image: null, moving: false };
 
 /**
  * The open image and its neighbours in the gallery order. Opens `startId` (from ?imageId=) or the first image.
@@ -32,18 +34,19 @@ export function useImageNavigator(modelId: string, startId: number | null, onErr
   const show = useCallback(
     async (index: number) => {
       target.current = index;
+      setNav((n) => (n.moving ? n : { ...n, moving: true }));
       try {
         const page = await getPage(pageOf(index));
         if (target.current !== index) return;
         total.current = page.total;
-        if (page.total === 0) return setNav({ status: 'empty', index: 0, total: 0, image: null });
+        if (page.total === 0) return setNav({ ...LOADING, status: 'empty' });
         const image = page.items[slotOf(index)];
         // The list shrank under us (images deleted elsewhere): open its new last image instead.
         if (!image) return index >= page.total ? void show(page.total - 1) : setNav({ ...LOADING, status: 'error' });
-        setNav({ status: 'ready', index, total: page.total, image });
+        setNav({ status: 'ready', index, total: page.total, image, moving: false });
       } catch (error) {
         if (target.current !== index) return;
-        setNav((n) => ({ ...n, status: 'error' }));
+        setNav((n) => ({ ...n, status: 'error', moving: false }));
         errorRef.current(error);
       }
     },
