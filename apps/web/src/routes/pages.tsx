@@ -4,6 +4,7 @@ import { accountPages } from '@/pages/account';
 import { adminPages } from '@/pages/admin';
 import { modelPages } from '@/pages/models';
 import { galleryPages } from '@/pages/gallery';
+import { markPages } from '@/pages/mark';
 import { downloadPages } from '@/pages/download';
 import ModelDashboard from '@/pages/dashboard/ModelDashboard';
 import { LoadingPage } from '@/pages/shell/LoadingPage';
@@ -29,6 +30,7 @@ export function pageFor(route: RouteDef): ComponentType | null {
     adminPages[route.path] ??
     modelPages[route.path] ??
     galleryPages[route.path] ??
+    markPages[route.path] ??
     downloadPages[route.path] ??
     null
   );

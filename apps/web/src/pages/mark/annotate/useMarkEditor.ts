@@ -1,0 +1,56 @@
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Editor, type EditorHost, type EditorMode, type EditorState, type LabelInfo } from '@loupe/annotator';
+import { LabelingLimits, type LabelData } from '@loupe/contracts';
+
+/**
+ * The page's one editor. It outlives image switches (editor.load keeps each image's undo history for the
+ * session); the host callbacks go through a ref so that they always see the page's latest state.
+ */
+export function useMarkEditor(mode: EditorMode, host: Required<EditorHost>): Editor {
+  const hostRef = useRef(host);
+  hostRef.current = host;
+  const [editor] = useState(
+    () =>
+      new Editor({
+        // A placeholder until the first image's annotations arrive and editor.load sizes it.
+        image: { width: 1, height: 1 },
+        mode,
+        labels: [],
+        shapes: [],
+        minArea: LabelingLimits.minAreaDefault,
+        host: {
+          notice: (notice, values) => hostRef.current.notice(notice, values),
+          navigate: (direction) => hostRef.current.navigate(direction),
+        },
+      }),
+  );
+  return editor;
+}
+
+export function useEditorState(editor: Editor): EditorState {
+  return useSyncExternalStore(
+    (onChange) => editor.subscribe(() => onChange()),
+    () => editor.state,
+  );
+}
+
+/**
+ * Keep the editor's labels in step with the model's. A label created on this page becomes the active one as
+ * soon as the editor knows it (the label list refetches after the create).
+ */
+export function useEditorLabels(editor: Editor, labels: readonly LabelData[] | undefined) {
+  const activate = useRef<number | null>(null);
+  useEffect(() => {
+    if (!labels) return;
+    const infos: LabelInfo[] = labels.map(({ id, name, color }) => ({ id, name, color }));
+    editor.setLabels(infos);
+    if (activate.current !== null && infos.some((l) => l.id === activate.current)) {
+      editor.setActiveLabel(activate.current);
+      activate.current = null;
+    }
+  }, [editor, labels]);
+  return (labelId: number) => {
+    activate.current = labelId;
+    if (editor.state.labels.some((l) => l.id === labelId)) editor.setActiveLabel(labelId);
+  };
+}

@@ -1,0 +1,1 @@
+export { markPages } from './MarkPage';
