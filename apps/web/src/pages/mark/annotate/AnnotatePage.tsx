@@ -47,7 +47,8 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
   const state = useEditorState(editor);
   const activateLabel = useEditorLabels(editor, labels.data);
   const session = useImageSession(editor, modelId, nav.image, showError);
-  useEditorKeys(editor, !guide.open);
+  // While the next image loads the editor still holds the previous one, hidden under the overlay.
+  useEditorKeys(editor, !guide.open && !session.loading);
 
   const settings = useLabelingSettings(modelId);
   const saveSettings = useSaveLabelingSettings(modelId);

@@ -97,7 +97,8 @@ export function useImageSession(editor: Editor, modelId: string, image: ImageDat
     void Promise.all([fetchAnnotations(client, modelId, imageId), previous?.flush()]).then(
       ([data]) => {
         if (!live) return;
-        previous?.dispose();
+        // Anything committed to the previous image while this one loaded still goes to the previous image.
+        if (previous) void previous.flush().finally(() => previous.dispose());
         apply(() => editor.load(String(imageId), { width: open.width, height: open.height }, toShapes(data.annotations)));
         loaded.current = imageId;
         queue.current = makeQueue(imageId, data.version);
