@@ -1,5 +1,6 @@
 import { useContext, useEffect, useRef } from 'react';
 import { UNSAFE_DataRouterContext, UNSAFE_NavigationContext, useBlocker, useLocation, type To } from 'react-router-dom';
+import { getSession } from '@/stores/session';
 
 interface Props {
   /** Asked at the moment of leaving: true keeps the user on the page. */
@@ -10,6 +11,9 @@ interface Props {
   /** Runs first on reload or tab close: the last chance to send what is queued. */
   onUnload?: () => void;
 }
+
+/** Signing out or a lost session must reach the sign-in page whatever is being drawn. */
+const holds = (when: () => boolean) => Boolean(getSession().token) && when();
 
 const pathnameOf = (to: To, current: string) =>
   typeof to === 'string' ? new URL(to, `http://x${current}`).pathname : (to.pathname ?? current);
@@ -32,7 +36,7 @@ export function LeaveGuard(props: Props) {
 }
 
 function DataRouterGuard({ when, onBlocked }: Props) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => currentLocation.pathname !== nextLocation.pathname && when());
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => currentLocation.pathname !== nextLocation.pathname && holds(when));
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     onBlocked();
@@ -52,7 +56,7 @@ function NavigatorGuard({ when, onBlocked }: Props) {
       (go: typeof push): typeof push =>
       (to, state, opts) => {
         const { when: blocks, onBlocked: tell, pathname: here } = latest.current;
-        if (pathnameOf(to, here) !== here && blocks()) return tell();
+        if (pathnameOf(to, here) !== here && holds(blocks)) return tell();
         go.call(navigator, to, state, opts);
       };
     navigator.push = guard(push);

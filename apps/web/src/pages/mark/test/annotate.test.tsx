@@ -5,6 +5,7 @@ import { screenPoint, type Editor } from '@loupe/annotator';
 import { Errors, type ImageAnnotationsData } from '@loupe/contracts';
 import { click, location, mockServer, renderPage, type Call } from '@/pages/auth/test/harness';
 import { useProject } from '@/stores/project';
+import { useSession } from '@/stores/session';
 import { markPages } from '..';
 import { image, imageList, labels, openModel } from './fixtures';
 
@@ -24,6 +25,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   useProject.getState().setProject(null);
+  useSession.getState().clear();
   canvas.editor = null;
 });
 
@@ -127,8 +129,9 @@ describe('annotation labeling', () => {
     expect(await screen.findByText('Already the last image.')).toBeTruthy();
   });
 
-  it('an open polygon keeps the user on the image and on the page', async () => {
+  it('an open polygon keeps a signed-in user on the image and on the page', async () => {
     openModel('SEGMENTATION');
+    useSession.setState({ token: 'tok' });
     serve({
       'GET /api/user/guides': { data: { seen: ['mark-segmentation'] } },
       'GET /api/models/5/images/11/annotations': { data: set(11, 3) },
