@@ -22,6 +22,7 @@ export function model(patch: Partial<ModelData> = {}): ModelData {
     labelCount: 0,
     belowRecommendedImages: true,
     recommendedImages: 30,
+    dataVersion: 0,
     ...patch,
   };
 }
