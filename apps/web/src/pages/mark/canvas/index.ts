@@ -1,0 +1,1 @@
+export { AnnotatorCanvas, type AnnotatorCanvasProps } from './AnnotatorCanvas';
