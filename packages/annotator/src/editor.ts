@@ -1,8 +1,9 @@
 import { LabelingLimits, type Geometry } from '@loupe/contracts';
 import { ActionManager, allActions } from './actions/index.js';
-import { clampPoint, clampShift, clampToImage, type ImageSize } from './geometry/clamp.js';
+import { Clipboard } from './clipboard.js';
+import { clampPoint, clampToImage, type ImageSize } from './geometry/clamp.js';
 import { HIT_TOLERANCE_PX, handlesOf, hitTest, type Hit } from './geometry/hit.js';
-import { area, bounds, translate, unionBounds } from './geometry/shape.js';
+import { area } from './geometry/shape.js';
 import { fitViewport, resizeViewport, zoomAround } from './geometry/viewport.js';
 import type { Snapshot } from './history.js';
 import { EditorCore } from './editorCore.js';
@@ -26,8 +27,6 @@ import {
 
 export type { EditorListener } from './editorCore.js';
 
-/** Pasted shapes land this far (image px) from their source, so a paste is visible. */
-const PASTE_OFFSET = 10;
 /** Wheel px per doubling of the zoom: a mouse notch (100 px) zooms ~19 %, a trackpad pinch (ctrl) faster. */
 const WHEEL_PX_PER_DOUBLING = 400;
 const PINCH_PX_PER_DOUBLING = 100;
@@ -43,7 +42,7 @@ export class Editor extends EditorCore implements EditorLike {
   private tool: ToolState;
   private pan: PanGesture | null = null;
   private spaceHeld = false;
-  private clipboard: readonly Shape[] = [];
+  private readonly clipboard = new Clipboard();
   private readonly ctx: ToolContext;
 
   constructor(options: EditorOptions) {
@@ -107,7 +106,8 @@ export class Editor extends EditorCore implements EditorLike {
   keyUp(key: KeyInput): void {
     if (key.code !== 'Space' && key.key !== ' ') return;
     this.spaceHeld = false;
-    if (!this.pan) this.batch(() => this.update({ panning: false }));
+    // Spaces typed into a field also arrive here: no state change unless a pan was on.
+    if (!this.pan && this.current.panning) this.batch(() => this.update({ panning: false }));
   }
 
   runAction(name: string): boolean {
@@ -173,30 +173,20 @@ export class Editor extends EditorCore implements EditorLike {
 
   copy(): boolean {
     const ids = this.current.selectedIds;
-    this.clipboard = this.current.shapes.filter((s) => ids.has(s.id));
-    return this.clipboard.length > 0;
+    return this.clipboard.copy(this.current.shapes.filter((s) => ids.has(s.id)));
   }
 
-  /**
-   * Adds the clipboard 10 px down-right of its source, slid back inside the image as one block, so repeated
-   * pastes cascade. Shapes that end up under the minimum area (a smaller image) are left out.
-   */
+  /** Pastes 10 px down-right of the copied shapes, inside the image; the pasted shapes become the selection. */
   paste(): boolean {
-    if (this.clipboard.length === 0) {
+    if (this.clipboard.empty) {
       this.host.notice?.('nothingToPaste');
       return false;
     }
-    const image = this.current.image;
-    const block = unionBounds(this.clipboard.map((s) => bounds(s.geometry)));
-    const [dx, dy] = clampShift(block, PASTE_OFFSET, PASTE_OFFSET, image);
-    const pasted = this.clipboard
-      .map((s) => ({ ...s, id: this.ids.next(), geometry: clampToImage(translate(s.geometry, dx, dy), image) }))
-      .filter((s) => area(s.geometry) >= this.current.minArea && area(s.geometry) > 0);
+    const pasted = this.clipboard.paste(this.current.image, this.current.minArea, () => this.ids.next());
     if (pasted.length === 0) {
       this.host.notice?.('tooSmall', { minArea: this.current.minArea });
       return false;
     }
-    this.clipboard = pasted;
     this.batch(() => {
       this.change([...this.current.shapes, ...pasted]);
       this.select(pasted.map((s) => s.id));

@@ -214,3 +214,12 @@ describe('pan', () => {
     expect(d.shapes).toEqual([]);
   });
 });
+
+describe('space release', () => {
+  it('changes nothing when no pan was on (a space typed into a field)', () => {
+    const d = new Driver();
+    const before = d.state;
+    d.keyUp(' ');
+    expect(d.state).toBe(before);
+  });
+});
