@@ -23,12 +23,26 @@ export function colorMap(labels: readonly LabelInfo[]): ReadonlyMap<number, stri
   return new Map(labels.map((l) => [l.id, l.color]));
 }
 
-/** The shapes the cached layer draws: visible and not selected (the overlay draws the selection every frame). */
+/** Select-tool states in which the selected shapes change with every pointer move. */
+const MOVING_STATES: ReadonlySet<string> = new Set(['translating', 'resizing', 'rotating', 'vertexDragging']);
+const NONE: ReadonlySet<string> = new Set();
+
+/** Shapes being dragged: the overlay draws them on every frame, the cached scene leaves them out. */
+export function movingIds(state: EditorState): ReadonlySet<string> {
+  return state.tool === 'select' && MOVING_STATES.has(state.toolState) ? state.selectedIds : NONE;
+}
+
+/**
+ * The shapes the cached scene draws: the visible ones, minus those being dragged. Selected shapes stay in it
+ * (the overlay highlights them on top), so a click that selects costs no re-render of 2,000 shapes; the
+ * re-render happens once when a drag starts and once when it ends.
+ */
 export function staticShapes(state: EditorState): Shape[] {
   if (state.shapesHidden) return [];
-  const { selectedIds, hiddenLabelIds } = state;
-  if (selectedIds.size === 0 && hiddenLabelIds.size === 0) return state.shapes.slice();
-  return state.shapes.filter((s) => !selectedIds.has(s.id) && !hiddenLabelIds.has(s.labelId));
+  const { hiddenLabelIds } = state;
+  const moving = movingIds(state);
+  if (moving.size === 0 && hiddenLabelIds.size === 0) return state.shapes.slice();
+  return state.shapes.filter((s) => !moving.has(s.id) && !hiddenLabelIds.has(s.labelId));
 }
 
 /** Same shape objects in the same order: shapes are immutable, so identity means unchanged. */

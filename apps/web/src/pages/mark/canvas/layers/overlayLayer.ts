@@ -1,16 +1,17 @@
 import { HANDLE_SIZE_PX, selectionHandles, toScreen, type Draft, type EditorState, type Handle, type Shape, type Viewport } from '@loupe/annotator';
 import { appendGeometry } from '../geometryPath';
-import { FALLBACK_COLOR, buildColorPaths } from '../pathCache';
+import { FALLBACK_COLOR, buildColorPaths, movingIds } from '../pathCache';
 import { drawTextTags } from './labelText';
 import { STROKE_PX } from './shapeLayer';
 import { clear, setImageTransform, setScreenTransform } from './view';
 
 const ACCENT = '#1677ff';
-const SELECTED_FILL_ALPHA = 0.3;
+/** A selected shape's tint: on top of its tint in the scene while it rests, alone while it is dragged. */
+const SELECTED_FILL_ALPHA = { resting: 0.15, moving: 0.3 };
 
 /**
- * Everything that changes with the pointer: the selection (drawn here, not in the cached layer, so dragging it
- * does not rebuild 2,000 paths), the hovered shape, the handles and the shape being drawn.
+ * Everything that changes with the pointer: the selection highlight (and, while dragged, the selected shapes
+ * themselves, so a drag does not re-render 2,000), the hovered shape, the handles and the shape being drawn.
  */
 export function drawOverlayLayer(ctx: CanvasRenderingContext2D, state: EditorState, colors: ReadonlyMap<number, string>, dpr: number): void {
   clear(ctx);
@@ -28,11 +29,12 @@ function drawSelection(ctx: CanvasRenderingContext2D, state: EditorState, colors
   if (state.selectedIds.size === 0) return;
   const selected: Shape[] = state.shapes.filter((s) => state.selectedIds.has(s.id) && !state.hiddenLabelIds.has(s.labelId));
   const paths = buildColorPaths(selected, colors, () => new Path2D());
+  const fillAlpha = movingIds(state).size > 0 ? SELECTED_FILL_ALPHA.moving : SELECTED_FILL_ALPHA.resting;
   const v = state.viewport;
   setImageTransform(ctx, v, dpr);
   ctx.lineJoin = 'round';
   for (const [color, path] of paths.byColor) {
-    ctx.globalAlpha = SELECTED_FILL_ALPHA;
+    ctx.globalAlpha = fillAlpha;
     ctx.fillStyle = color;
     ctx.fill(path);
     ctx.globalAlpha = 1;
@@ -44,6 +46,8 @@ function drawSelection(ctx: CanvasRenderingContext2D, state: EditorState, colors
     ctx.strokeStyle = color;
     ctx.stroke(path);
   }
+  // Resting shapes' texts are already in the scene.
+  if (movingIds(state).size === 0) return;
   setScreenTransform(ctx, dpr);
   drawTextTags(ctx, paths.texts, v);
 }

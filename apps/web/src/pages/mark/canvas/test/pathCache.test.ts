@@ -42,12 +42,12 @@ describe('path cache keying', () => {
     expect(paths.texts).toEqual([{ text: 'A12', x: 20, y: 20, color: '#ff0000' }]);
   });
 
-  it('leaves selected and hidden shapes to the overlay, and draws nothing while all are hidden', () => {
+  it('keeps selected shapes, leaves out hidden ones, and draws nothing while all are hidden', () => {
     const editor = editorWith();
     expect(staticShapes(editor.state).map((s) => s.id)).toEqual(['s1', 's2', 's3']);
     editor.select(['s1']);
     editor.toggleLabelHidden(2);
-    expect(staticShapes(editor.state).map((s) => s.id)).toEqual(['s3']);
+    expect(staticShapes(editor.state).map((s) => s.id)).toEqual(['s1', 's3']);
     editor.toggleShapesHidden();
     expect(staticShapes(editor.state)).toEqual([]);
   });
@@ -77,14 +77,14 @@ describe('ShapePathCache', () => {
     const recoloured = cache.get(editor.state);
     expect(recoloured).not.toBe(first);
     expect(recoloured.byColor.has('#123456')).toBe(true);
-    editor.deleteSelected();
-    expect(cache.get(editor.state)).toBe(recoloured);
     editor.select(['s2']);
+    expect(cache.get(editor.state)).toBe(recoloured);
+    editor.deleteSelected();
     expect(cache.get(editor.state)).not.toBe(recoloured);
     expect(built).toBeGreaterThan(0);
   });
 
-  it('keeps the paths while only the selected shape is dragged', () => {
+  it('rebuilds once when a drag starts and once when it ends, not on every move', () => {
     const big: Shape = { id: 'big', labelId: 1, geometry: box(10, 10, 50, 50) };
     const editor = new Editor({ image: { width: 100, height: 100 }, mode: 'detection', labels, shapes: [...shapes, big] });
     editor.setViewportSize(100, 100);
@@ -93,13 +93,16 @@ describe('ShapePathCache', () => {
     editor.pointerDown({ point: at(30, 30), button: 0 });
     editor.pointerUp({ point: at(30, 30), button: 0 });
     expect([...editor.state.selectedIds]).toEqual(['big']);
-    const before = cache.get(editor.state);
+    const resting = cache.get(editor.state);
     editor.pointerDown({ point: at(30, 30), button: 0 });
-    editor.pointerMove({ point: at(60, 60), button: 0 });
+    editor.pointerMove({ point: at(40, 40), button: 0 });
     expect(editor.state.toolState).toBe('translating');
-    expect(cache.get(editor.state)).toBe(before);
+    const dragging = cache.get(editor.state);
+    expect(dragging).not.toBe(resting);
+    editor.pointerMove({ point: at(60, 60), button: 0 });
+    expect(cache.get(editor.state)).toBe(dragging);
     editor.pointerUp({ point: at(60, 60), button: 0 });
-    expect(cache.get(editor.state)).toBe(before);
+    expect(cache.get(editor.state)).not.toBe(dragging);
   });
 });
 
