@@ -33,7 +33,8 @@ const NOTHING_DRAWN: Drawn = { state: null, viewport: null, image: null, source:
  * Draws an editor's state on two stacked canvases, at most once per animation frame however many changes
  * arrive: the scene (image and shapes) when the view, the image or the cached paths change, the overlay on
  * every state change. It reports on its root element for tests and the benchmark: data-ready (the image and
- * its shapes have been drawn), data-shapes, data-draw-ms (the last frame's drawing).
+ * its shapes have been drawn), data-shapes, data-draw-ms (the last frame's drawing calls; the browser
+ * rasterizes after them, so frame intervals, not this, show the full cost).
  */
 export class CanvasRenderer {
   private root: HTMLElement | null = null;
