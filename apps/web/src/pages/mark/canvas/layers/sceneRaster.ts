@@ -10,8 +10,11 @@ type Context = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
 const MAX_SIDE = 4096;
 /** Image area cached beyond the visible part at rest, as a share of the canvas size on each side. */
 const MARGIN = 0.25;
-/** Most device pixels one render may fill, in canvases: a render costs about its area in software raster. */
-const AREA_BUDGET = 2.5;
+/**
+ * Most device pixels one render may fill, in canvases: a render costs about its area in software raster. A
+ * render in the middle of a zoom gets less, so it fits between two frames; the render at rest gets more.
+ */
+const AREA_BUDGET = { exact: 2.5, interactive: 1.5 };
 /** A cache drawn at a zoom this much off is re-rendered rather than stretched. */
 const MAX_STRETCH = 4;
 
@@ -115,7 +118,7 @@ export class SceneRaster {
   private render(target: Canvas, v: Viewport, scene: Scene, exact: boolean): Cache {
     const { dpr } = target;
     const image = scene.size;
-    const budget = AREA_BUDGET * target.width * target.height * dpr * dpr;
+    const budget = (exact ? AREA_BUDGET.exact : AREA_BUDGET.interactive) * target.width * target.height * dpr * dpr;
     const vis = visibleRect(v, target, image);
     // Strokes reach a little beyond the image border.
     const pad = 4 / v.scale;
