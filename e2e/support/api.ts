@@ -133,3 +133,25 @@ export async function createApprovedUser(tag: string): Promise<NewUser> {
   });
   return user;
 }
+
+/** Create a model through the API with the user's token (the model list and dialog have their own spec). */
+export function createModel(token: string, name: string, type: string): Promise<{ id: number; name: string }> {
+  return call('POST', '/api/models', { name, type }, token);
+}
+
+/** Upload image files through the gallery's multipart endpoint (the upload wizard has its own spec). */
+export async function uploadImages(token: string, modelId: number, files: { name: string; data: Buffer }[]): Promise<number[]> {
+  const form = new FormData();
+  for (const f of files) form.append('files', new Blob([new Uint8Array(f.data)], { type: 'image/jpeg' }), f.name);
+  const res = await fetch(`${BASE_URL}/api/models/${modelId}/images/upload`, {
+    method: 'POST',
+    headers: { Language: 'en', 'X-Token': token },
+    body: form,
+  });
+  const envelope = (await res.json()) as Envelope<{ results: { name: string; imageId?: number; message?: string }[] }>;
+  if (envelope.code !== 0) throw new ApiCallError('upload', envelope.code, envelope.message);
+  return envelope.data.results.map((r) => {
+    if (!r.imageId) throw new Error(`upload refused ${r.name}: ${r.message}`);
+    return r.imageId;
+  });
+}

@@ -16,6 +16,15 @@ describe('labels', () => {
     expect(d.state.activeLabelId).toBe(2);
   });
 
+  it('with a drawing tool a key picks the label for the next shape and leaves the one just drawn alone', () => {
+    const d = new Driver({ tool: 'box', activeLabelId: 1 });
+    d.drag(10, 10, 60, 60);
+    expect(d.state.selectedIds.size).toBe(1);
+    d.keyDown('2');
+    expect(d.state.activeLabelId).toBe(2);
+    expect(d.shapes.map((s) => s.labelId)).toEqual([1]);
+  });
+
   it('a key without a label, or the same label, changes nothing', () => {
     const d = new Driver({ shapes: shapes(box(10, 10, 50, 50)) });
     expect(d.handles('9')).toBe(false);

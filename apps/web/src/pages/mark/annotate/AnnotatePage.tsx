@@ -159,7 +159,7 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
         </Col>
         <Col xs={24} lg={6}>
           <Card size="small" title={t('labels.title')} style={{ marginBottom: 12 }}>
-            <LabelPanel modelId={modelId} editor={editor} state={state} labels={labels.data ?? []} onCreated={(l) => activateLabel(l.id)} />
+            <LabelPanel modelId={modelId} editor={editor} state={state} labels={labels.data ?? []} onCreated={activateLabel} />
           </Card>
           <Card size="small" title={t('props.title')}>
             <PropertiesPanel editor={editor} state={state} />

@@ -35,22 +35,18 @@ export function useEditorState(editor: Editor): EditorState {
 }
 
 /**
- * Keep the editor's labels in step with the model's. A label created on this page becomes the active one as
- * soon as the editor knows it (the label list refetches after the create).
+ * Keep the editor's labels in step with the model's. A label created on this page joins the editor at once
+ * and becomes the active one: waiting for the label list to refetch would let a key pressed meanwhile (1–9)
+ * be overridden when the list arrives.
  */
 export function useEditorLabels(editor: Editor, labels: readonly LabelData[] | undefined) {
-  const activate = useRef<number | null>(null);
   useEffect(() => {
     if (!labels) return;
     const infos: LabelInfo[] = labels.map(({ id, name, color }) => ({ id, name, color }));
     editor.setLabels(infos);
-    if (activate.current !== null && infos.some((l) => l.id === activate.current)) {
-      editor.setActiveLabel(activate.current);
-      activate.current = null;
-    }
   }, [editor, labels]);
-  return (labelId: number) => {
-    activate.current = labelId;
-    if (editor.state.labels.some((l) => l.id === labelId)) editor.setActiveLabel(labelId);
+  return ({ id, name, color }: LabelData) => {
+    if (!editor.state.labels.some((l) => l.id === id)) editor.setLabels([...editor.state.labels, { id, name, color }]);
+    editor.setActiveLabel(id);
   };
 }

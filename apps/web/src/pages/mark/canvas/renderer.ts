@@ -58,6 +58,8 @@ export class CanvasRenderer {
   private readonly testPaths = new TestPathCache(() => new Path2D());
   private readonly raster = new SceneRaster();
   private drawn: Drawn = NOTHING_DRAWN;
+  /** Which image is on screen, published as data-image for browser tests and the benchmark. */
+  private sourceUrl: string | null = null;
 
   mount(root: HTMLElement, layers: Layers): void {
     this.root = root;
@@ -98,9 +100,10 @@ export class CanvasRenderer {
   }
 
   /** null while the next image loads: nothing (not the previous picture) is drawn under the new shapes. */
-  setImage(source: CanvasImageSource | null): void {
+  setImage(source: CanvasImageSource | null, url: string | null = null): void {
     if (this.source instanceof ImageBitmap && this.source !== source) this.source.close();
     this.source = source;
+    this.sourceUrl = source ? url : null;
     if (!source) this.setReady(false);
     this.invalidate();
   }
@@ -157,6 +160,9 @@ export class CanvasRenderer {
 
     root.dataset.shapes = String(state.shapes.length);
     root.dataset.drawMs = (performance.now() - t0).toFixed(2);
+    // The view transform (screen = image × scale + t), so browser tests can aim at image coordinates.
+    root.dataset.view = `${v.scale},${v.tx},${v.ty}`;
+    root.dataset.image = this.sourceUrl ?? '';
     if (this.source) this.setReady(true);
     const cursor = cursorFor(state);
     if (cursor !== this.cursor) root.style.cursor = this.cursor = cursor;

@@ -24,7 +24,7 @@ export function useImageSource(renderer: CanvasRenderer, url: string, onLoaded: 
           if (source instanceof ImageBitmap) source.close();
           return;
         }
-        renderer.setImage(source);
+        renderer.setImage(source, url);
         loaded.current({ width: img.naturalWidth, height: img.naturalHeight });
       })
       // A broken image leaves the canvas empty; the page shows the error from its own requests.
