@@ -29,6 +29,11 @@ export default tseslint.config(
     },
   },
   {
+    // Parts of the annotator benchmark run inside the page through page.evaluate.
+    files: ['bench/annotator.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
     files: ['packages/**/*.ts'],
     rules: noUpwardImports('packages/* are lower layers: they must not import apps. Move shared code into packages/contracts.'),
   },
