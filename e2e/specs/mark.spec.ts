@@ -262,3 +262,39 @@ test('OCR: a rotated box with its text; a second tab saving an older version get
   await click(page, 70, 55);
   await expect(page.getByTestId('mark-text-input')).toHaveValue('LOT 42-A');
 });
+
+test('classification: a key sets the image class and opens the next image; 0 clears it', async ({ user: page }) => {
+  const { modelId, imageIds } = await prepare(page, 'mark-classify', 'classification');
+  const t = await token(page);
+  const ok = await call<{ id: number }>('POST', `/api/models/${modelId}/labels`, { name: 'ok' }, t);
+  const ng = await call<{ id: number }>('POST', `/api/models/${modelId}/labels`, { name: 'ng' }, t);
+  await page.goto('/agentList');
+  await page.getByTestId(`model-open-${modelId}`).click();
+  await expect(page).toHaveURL(/\/gallery$/);
+  await page.getByTestId('menu-mark').click();
+  await expect(page).toHaveURL(/\/mark(\?|$)/);
+  await expect(page.getByTestId('mark-page')).toHaveAttribute('data-kind', 'classification');
+  await closeGuide(page);
+
+  const classOf = async (imageId: number) =>
+    (await call<{ items: { id: number; classLabelId: number | null }[] }>('GET', `/api/models/${modelId}/images?pageSize=50`, undefined, t)).items.find(
+      (i) => i.id === imageId,
+    )?.classLabelId;
+  // Newest first: imageIds[2], [1], [0].
+  await expect(page.getByTestId('mark-position')).toContainText('1 / 3');
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('mark-position')).toContainText('2 / 3');
+  await page.keyboard.press('2');
+  await expect(page.getByTestId('mark-position')).toContainText('3 / 3');
+  await page.getByTestId(`mark-class-${ng.id}`).click();
+  await expect(page.getByText('Already the last image')).toBeVisible();
+  await expect.poll(() => classOf(imageIds[2]!)).toBe(ok.id);
+  await expect.poll(() => classOf(imageIds[1]!)).toBe(ng.id);
+  await expect.poll(() => classOf(imageIds[0]!)).toBe(ng.id);
+
+  await page.getByTestId('mark-prev').click();
+  await expect(page.getByTestId('mark-current-class')).toHaveAttribute('data-label-id', String(ng.id));
+  await page.keyboard.press('0');
+  await expect(page.getByTestId('mark-current-class')).toHaveAttribute('data-label-id', '');
+  await expect.poll(() => classOf(imageIds[1]!)).toBeNull();
+});
