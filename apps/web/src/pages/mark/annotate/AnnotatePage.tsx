@@ -23,7 +23,8 @@ import { TestResultsControls } from './TestResultsControls';
 import { Toolbar } from './Toolbar';
 import { useEditorKeys } from './useEditorKeys';
 import { useImageSession } from './useImageSession';
-import { useEditorLabels, useEditorState, useMarkEditor } from './useMarkEditor';
+import { usePanelState } from './useEditorView';
+import { useEditorLabels, useMarkEditor } from './useMarkEditor';
 import { NEUTRAL_ADJUST, ViewControls, type ImageAdjust } from './ViewControls';
 
 /** /mark/detection, /mark/segmentation, /mark/ocr, /mark/measure: draw shapes on each image of the model. */
@@ -44,7 +45,7 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
     notice: (n, values) => notice(n, { minArea: editor.state.minArea, ...values }),
     navigate: (direction) => void stepTo(direction),
   });
-  const state = useEditorState(editor);
+  const state = usePanelState(editor);
   const activateLabel = useEditorLabels(editor, labels.data);
   const session = useImageSession(editor, modelId, nav.image, showError);
   // While the next image loads the editor still holds the previous one, hidden under the overlay.
@@ -118,7 +119,7 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
         <HelpButton onClick={guide.show} />
       </Space>
       <Toolbar editor={editor} state={state}>
-        <ViewControls editor={editor} scale={state.viewport.scale} adjust={adjust} onAdjust={setAdjust} />
+        <ViewControls editor={editor} adjust={adjust} onAdjust={setAdjust} />
         <MinAreaSetting value={state.minArea} saving={saveSettings.isPending} onSave={(v) => saveSettings.mutate(v, { onError: showError })} />
         <TestResultsControls results={tests.data} shown={showTests} onShow={setShowTests} converting={convert.isPending} onConvert={convertTests} />
       </Toolbar>

@@ -1,15 +1,16 @@
 import { useMemo } from 'react';
 import { Button, Empty, Tooltip, Typography } from 'antd';
 import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import type { Editor, EditorState } from '@loupe/annotator';
+import type { Editor } from '@loupe/annotator';
 import { LabelingLimits, type LabelData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { NewLabelForm } from '../shared/NewLabelForm';
+import type { PanelState } from './useEditorView';
 
 interface Props {
   modelId: string;
   editor: Editor;
-  state: EditorState;
+  state: PanelState;
   labels: readonly LabelData[];
   onCreated: (label: LabelData) => void;
 }

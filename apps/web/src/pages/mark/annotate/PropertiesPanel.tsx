@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Empty, Input, Typography } from 'antd';
-import { measure, type Editor, type EditorState, type Shape } from '@loupe/annotator';
+import { measure, type Editor, type Shape } from '@loupe/annotator';
 import { LabelingLimits } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
+import type { PanelState } from './useEditorView';
 
 const num = (v: number) => (Math.round(v * 10) / 10).toString();
 const pair = (x: number, y: number) => `(${num(x)}, ${num(y)})`;
@@ -74,7 +75,7 @@ function TextField({ editor, shape }: { editor: Editor; shape: Shape }) {
   );
 }
 
-export function PropertiesPanel({ editor, state }: { editor: Editor; state: EditorState }) {
+export function PropertiesPanel({ editor, state }: { editor: Editor; state: PanelState }) {
   const { t } = useTranslation('mark');
   const selected = state.shapes.filter((s) => state.selectedIds.has(s.id));
   const shape = selected.length === 1 ? selected[0]! : null;

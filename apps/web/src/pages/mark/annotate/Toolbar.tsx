@@ -11,9 +11,10 @@ import {
   SelectOutlined,
   UndoOutlined,
 } from '@ant-design/icons';
-import { TOOLS_BY_MODE, type Editor, type EditorState, type ToolId } from '@loupe/annotator';
+import { TOOLS_BY_MODE, type Editor, type ToolId } from '@loupe/annotator';
 import { useTranslation } from '@/i18n';
 import { useActionHint } from './actionHints';
+import type { PanelState } from './useEditorView';
 
 const TOOL_ICONS: Record<ToolId, ReactNode> = {
   select: <SelectOutlined />,
@@ -24,7 +25,7 @@ const TOOL_ICONS: Record<ToolId, ReactNode> = {
 };
 
 /** The mode's tools, undo/redo and hide/show; view controls and settings come in as children. */
-export function Toolbar({ editor, state, children }: { editor: Editor; state: EditorState; children?: ReactNode }) {
+export function Toolbar({ editor, state, children }: { editor: Editor; state: PanelState; children?: ReactNode }) {
   const { t } = useTranslation('mark');
   const hint = useActionHint();
   return (

@@ -3,6 +3,7 @@ import { ExpandOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/ico
 import { ZOOM_STEP, type Editor } from '@loupe/annotator';
 import { useTranslation } from '@/i18n';
 import { useActionHint } from './actionHints';
+import { useZoomPercent } from './useEditorView';
 
 /** Image adjustments are the view's only: they never change the image or its annotations. */
 export interface ImageAdjust {
@@ -13,7 +14,6 @@ export const NEUTRAL_ADJUST: ImageAdjust = { brightness: 100, contrast: 100 };
 
 interface Props {
   editor: Editor;
-  scale: number;
   adjust: ImageAdjust;
   onAdjust: (adjust: ImageAdjust) => void;
 }
@@ -39,7 +39,20 @@ function PercentSlider({ testId, label, value, onChange }: { testId: string; lab
 }
 
 /** Zoom out / percentage / in, fit, brightness and contrast. */
-export function ViewControls({ editor, scale, adjust, onAdjust }: Props) {
+/** Its own component: the percentage changes on every wheel step and re-renders only this button. */
+function ZoomPercent({ editor }: { editor: Editor }) {
+  const { t } = useTranslation('mark');
+  const percent = useZoomPercent(editor);
+  return (
+    <Tooltip title={t('toolbar.zoom')}>
+      <Button className="loupe-mark-zoom" onClick={() => editor.zoomBy(1 / editor.state.viewport.scale)} data-testid="mark-zoom" data-value={percent}>
+        {percent} %
+      </Button>
+    </Tooltip>
+  );
+}
+
+export function ViewControls({ editor, adjust, onAdjust }: Props) {
   const { t } = useTranslation('mark');
   const hint = useActionHint();
   return (
@@ -48,11 +61,7 @@ export function ViewControls({ editor, scale, adjust, onAdjust }: Props) {
         <Tooltip title={hint('zoomOut')}>
           <Button icon={<ZoomOutOutlined />} onClick={() => editor.zoomBy(1 / ZOOM_STEP)} aria-label={t('actions.zoomOut')} data-testid="mark-zoom-out" />
         </Tooltip>
-        <Tooltip title={t('toolbar.zoom')}>
-          <Button className="loupe-mark-zoom" onClick={() => editor.zoomBy(1 / scale)} data-testid="mark-zoom" data-value={Math.round(scale * 100)}>
-            {Math.round(scale * 100)} %
-          </Button>
-        </Tooltip>
+        <ZoomPercent editor={editor} />
         <Tooltip title={hint('zoomIn')}>
           <Button icon={<ZoomInOutlined />} onClick={() => editor.zoomBy(ZOOM_STEP)} aria-label={t('actions.zoomIn')} data-testid="mark-zoom-in" />
         </Tooltip>

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { Editor, type EditorHost, type EditorMode, type EditorState, type LabelInfo } from '@loupe/annotator';
+import { useEffect, useRef, useState } from 'react';
+import { Editor, type EditorHost, type EditorMode, type LabelInfo } from '@loupe/annotator';
 import { LabelingLimits, type LabelData } from '@loupe/contracts';
 
 /**
@@ -25,13 +25,6 @@ export function useMarkEditor(mode: EditorMode, host: Required<EditorHost>): Edi
       }),
   );
   return editor;
-}
-
-export function useEditorState(editor: Editor): EditorState {
-  return useSyncExternalStore(
-    (onChange) => editor.subscribe(() => onChange()),
-    () => editor.state,
-  );
 }
 
 /**
