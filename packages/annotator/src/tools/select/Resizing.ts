@@ -2,24 +2,23 @@ import type { Geometry } from '@loupe/contracts';
 import { resizeBox, type ResizeHandle } from '../../geometry/box.js';
 import { clampToImage } from '../../geometry/clamp.js';
 import { resizeRBox } from '../../geometry/rbox.js';
-import type { Snapshot } from '../../history.js';
-import { findShape, replaceShape, type ToolContext, type ToolEvent, type ToolState } from '../tool.js';
-import { finishEdit } from './finishEdit.js';
-import { SelectIdle } from './SelectIdle.js';
+import { findShape, replaceShape, type ToolContext, type ToolEvent } from '../tool.js';
+import { ShapeEdit } from './ShapeEdit.js';
 
 /** Drags a corner or an edge of a box or a rotated box (in the rotated box's own frame). */
-export class Resizing implements ToolState {
+export class Resizing extends ShapeEdit {
   readonly name = 'resizing';
-  private before: Snapshot = [];
   private original: Geometry | null = null;
 
   constructor(
-    private readonly shapeId: string,
+    shapeId: string,
     private readonly handle: ResizeHandle,
-  ) {}
+  ) {
+    super(shapeId);
+  }
 
-  onEnter(ctx: ToolContext): void {
-    this.before = ctx.mark();
+  override onEnter(ctx: ToolContext): void {
+    super.onEnter(ctx);
     this.original = findShape(this.before, this.shapeId)?.geometry ?? null;
   }
 
@@ -29,16 +28,5 @@ export class Resizing implements ToolState {
     const to = ctx.clamp(e.point);
     const resized = g.kind === 'box' ? resizeBox(g, this.handle, to) : resizeRBox(g, this.handle, to);
     ctx.preview(replaceShape(this.before, this.shapeId, clampToImage(resized, ctx.state.image)));
-  }
-
-  onPointerUp(ctx: ToolContext): void {
-    ctx.transition(new SelectIdle());
-    finishEdit(ctx, this.before, this.shapeId);
-  }
-
-  onCancel(ctx: ToolContext): boolean {
-    ctx.restore(this.before);
-    ctx.transition(new SelectIdle());
-    return true;
   }
 }

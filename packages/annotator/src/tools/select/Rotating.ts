@@ -1,28 +1,27 @@
 import type { RBoxGeometry } from '@loupe/contracts';
 import { clampToImage } from '../../geometry/clamp.js';
 import { normalizeDegrees, toDegrees } from '../../geometry/point.js';
-import type { Snapshot } from '../../history.js';
 import type { Degrees, ImagePoint, Radians } from '../../types.js';
-import { findShape, replaceShape, type ToolContext, type ToolEvent, type ToolState } from '../tool.js';
-import { finishEdit } from './finishEdit.js';
-import { SelectIdle } from './SelectIdle.js';
+import { findShape, replaceShape, type ToolContext, type ToolEvent } from '../tool.js';
+import { ShapeEdit } from './ShapeEdit.js';
 
 /** Shift snaps the angle to multiples of this. */
 const SNAP_DEGREES = 15;
 
 /** Turns a rotated box about its centre by the angle the pointer sweeps around that centre. */
-export class Rotating implements ToolState {
+export class Rotating extends ShapeEdit {
   readonly name = 'rotating';
-  private before: Snapshot = [];
   private original: RBoxGeometry | null = null;
 
   constructor(
-    private readonly shapeId: string,
+    shapeId: string,
     private readonly from: ImagePoint,
-  ) {}
+  ) {
+    super(shapeId);
+  }
 
-  onEnter(ctx: ToolContext): void {
-    this.before = ctx.mark();
+  override onEnter(ctx: ToolContext): void {
+    super.onEnter(ctx);
     const g = findShape(this.before, this.shapeId)?.geometry;
     this.original = g?.kind === 'rbox' ? g : null;
   }
@@ -35,16 +34,5 @@ export class Rotating implements ToolState {
     if (e.input.shift) angle = Math.round(angle / SNAP_DEGREES) * SNAP_DEGREES;
     const rotated = { ...r, angle: normalizeDegrees(angle) as Degrees };
     ctx.preview(replaceShape(this.before, this.shapeId, clampToImage(rotated, ctx.state.image)));
-  }
-
-  onPointerUp(ctx: ToolContext): void {
-    ctx.transition(new SelectIdle());
-    finishEdit(ctx, this.before, this.shapeId);
-  }
-
-  onCancel(ctx: ToolContext): boolean {
-    ctx.restore(this.before);
-    ctx.transition(new SelectIdle());
-    return true;
   }
 }
