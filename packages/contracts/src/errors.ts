@@ -118,6 +118,11 @@ export const Errors = {
   convertFailed: def(30033, 409, 'convertFailed'),
   shapeInvalid: def(30034, 400, 'shapeInvalid'),
   labelNotInModel: def(30035, 400, 'labelNotInModel'),
+
+  // Trainings and jobs (4xxxx)
+  ongoingTraining: def(40001, 409, 'ongoingTraining'),
+  labelNeedsTrainValid: def(40002, 409, 'labelNeedsTrainValid', 'toMark'),
+  trainingNotActive: def(40003, 409, 'trainingNotActive'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof Errors;

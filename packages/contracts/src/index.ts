@@ -6,3 +6,4 @@ export * from './auth.js';
 export * from './models.js';
 export * from './datasets.js';
 export * from './labeling.js';
+export * from './training.js';

@@ -1,4 +1,4 @@
-import type { CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './database.js';
 
 /**
@@ -189,6 +189,84 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('created_at', 'bigint', (c) => c.notNull())
           .execute();
         await db.schema.createIndex('test_predictions_image_idx').on('test_predictions').column('image_id').execute();
+      },
+    },
+    '0004_training': {
+      async up(db: Kysely<unknown>) {
+        // Durable work for the runner: a row outlives the server, so a restart can tell what was cut short.
+        await withId(dialect, db.schema.createTable('jobs'))
+          .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          // The account's training priority when queued: changing it later does not reorder queued work.
+          .addColumn('priority', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('state', 'varchar(16)', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('cancel_requested', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('progress', 'text', (c) => c.notNull().defaultTo('{}'))
+          .addColumn('error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('started_at', 'bigint')
+          .addColumn('finished_at', 'bigint')
+          .addColumn('heartbeat_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('jobs_queue_idx').on('jobs').columns(['state', 'priority', 'created_at', 'id']).execute();
+        // One active job of a kind per model, whatever races past the service's check.
+        await db.schema
+          .createIndex('jobs_active_uq')
+          .on('jobs')
+          .columns(['model_id', 'kind'])
+          .unique()
+          .where(sql.ref('state'), 'in', ['queued', 'running'])
+          .execute();
+
+        await withId(dialect, db.schema.createTable('dataset_snapshots'))
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('data_version', 'integer', (c) => c.notNull())
+          .addColumn('content_hash', 'varchar(64)', (c) => c.notNull())
+          // The COCO manifest (images by blob hash, split per image, annotations, categories) in the blob store.
+          .addColumn('manifest_sha', 'varchar(64)', (c) => c.notNull())
+          .addColumn('image_count', 'integer', (c) => c.notNull())
+          .addColumn('total_images', 'integer', (c) => c.notNull())
+          .addColumn('label_count', 'integer', (c) => c.notNull())
+          .addColumn('annotation_count', 'integer', (c) => c.notNull())
+          .addColumn('split_counts', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('dataset_snapshots_model_hash_uq', ['model_id', 'content_hash'])
+          .execute();
+
+        await withId(dialect, db.schema.createTable('trainings'))
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addColumn('snapshot_id', 'integer', (c) => c.notNull().references('dataset_snapshots.id'))
+          .addColumn('job_id', 'integer', (c) => c.references('jobs.id').onDelete('set null'))
+          .addColumn('task', 'varchar(8)', (c) => c.notNull())
+          .addColumn('parameters', 'text', (c) => c.notNull())
+          .addColumn('status', 'varchar(16)', (c) => c.notNull())
+          .addColumn('phase', 'varchar(16)', (c) => c.notNull())
+          .addColumn('data_version', 'integer', (c) => c.notNull())
+          .addColumn('epoch', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('epochs', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('eta_s', dialect === 'postgres' ? 'double precision' : 'real')
+          .addColumn('summary', 'text')
+          .addColumn('artifacts', 'text', (c) => c.notNull().defaultTo('{}'))
+          .addColumn('error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('started_at', 'bigint')
+          .addColumn('ended_at', 'bigint')
+          .addUniqueConstraint('trainings_model_version_uq', ['model_id', 'version'])
+          .execute();
+
+        await withId(dialect, db.schema.createTable('training_epochs'))
+          .addColumn('training_id', 'integer', (c) => c.notNull().references('trainings.id').onDelete('cascade'))
+          .addColumn('epoch', 'integer', (c) => c.notNull())
+          .addColumn('epochs', 'integer', (c) => c.notNull())
+          .addColumn('metrics', 'text', (c) => c.notNull())
+          .addColumn('eta_s', dialect === 'postgres' ? 'double precision' : 'real')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('training_epochs_uq', ['training_id', 'epoch'])
+          .execute();
       },
     },
   };

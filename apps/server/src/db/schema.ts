@@ -9,6 +9,7 @@ import type {
   Role,
   Split,
   TestStatus,
+  TrainingPhase,
   TrainingStatus,
 } from '@loupe/contracts';
 
@@ -177,7 +178,82 @@ export interface TestPredictionsTable {
   created_at: Millis;
 }
 
+export type JobKind = 'training';
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** Durable work for the runner (payload/progress/error as JSON text). */
+export interface JobsTable {
+  id: Generated<number>;
+  kind: JobKind;
+  model_id: number;
+  owner_id: number;
+  priority: Defaulted<number>;
+  state: JobState;
+  attempts: Defaulted<number>;
+  cancel_requested: Defaulted<number>;
+  payload: string;
+  progress: Defaulted<string>;
+  error: string | null;
+  created_at: Millis;
+  started_at: Millis | null;
+  finished_at: Millis | null;
+  heartbeat_at: Millis | null;
+}
+
+/** An immutable training dataset: the manifest blob never changes once written. */
+export interface DatasetSnapshotsTable {
+  id: Generated<number>;
+  model_id: number;
+  data_version: number;
+  content_hash: string;
+  manifest_sha: string;
+  /** Images in the snapshot (labeled, in a split) and in the model when frozen. */
+  image_count: number;
+  total_images: number;
+  label_count: number;
+  annotation_count: number;
+  split_counts: string;
+  created_at: Millis;
+}
+
+export interface TrainingsTable {
+  id: Generated<number>;
+  model_id: number;
+  version: number;
+  snapshot_id: number;
+  job_id: number | null;
+  task: 'detect' | 'obb';
+  parameters: string;
+  status: TrainingStatus;
+  phase: TrainingPhase;
+  data_version: number;
+  epoch: Defaulted<number>;
+  epochs: Defaulted<number>;
+  eta_s: number | null;
+  summary: string | null;
+  /** JSON: blob hashes of the engine's outputs ({ best, results }). */
+  artifacts: Defaulted<string>;
+  error: string | null;
+  created_at: Millis;
+  started_at: Millis | null;
+  ended_at: Millis | null;
+}
+
+export interface TrainingEpochsTable {
+  id: Generated<number>;
+  training_id: number;
+  epoch: number;
+  epochs: number;
+  metrics: string;
+  eta_s: number | null;
+  created_at: Millis;
+}
+
 export interface DB {
+  jobs: JobsTable;
+  dataset_snapshots: DatasetSnapshotsTable;
+  trainings: TrainingsTable;
+  training_epochs: TrainingEpochsTable;
   models: ModelsTable;
   test_predictions: TestPredictionsTable;
   labels: LabelsTable;

@@ -1,0 +1,224 @@
+import { Type, type Static } from 'typebox';
+import { TrainingStatuses } from './models.js';
+
+/**
+ * Trainings (SPEC §3 training record and parameters, §4 training states, §5 training rules). Starting one
+ * freezes the model's labeled images, labels, annotations and splits into an immutable snapshot and queues a
+ * job; progress streams over SSE. One training per model at a time (ongoingTraining).
+ */
+export const TrainingPaths = {
+  /** GET → TrainingListData (newest first); POST TrainingStartBody → TrainingData (status queued). */
+  list: '/api/models/:modelId/trainings',
+  /** GET → TrainingDetailData: the record plus the per-epoch metrics history. */
+  one: '/api/models/:modelId/trainings/:trainingId',
+  /** POST → TrainingData. Abandons the training's progress: it ends cancelled (SPEC §4). */
+  stop: '/api/models/:modelId/trainings/:trainingId/stop',
+  /**
+   * GET, text/event-stream. Replays the history first (one `progress` per finished epoch, id = epoch, then the
+   * current `state`), then streams live; a reconnect with Last-Event-ID only gets the epochs after it. The stream
+   * ends after the terminal `state`.
+   */
+  events: '/api/models/:modelId/trainings/:trainingId/events',
+} as const;
+
+/** Statuses in which a training holds its model (project status 'training'). */
+export const ActiveTrainingStatuses = ['queued', 'preparing', 'training'] as const;
+/** Engine phases shown beside the progress bar. */
+export const TrainingPhases = ['queued', 'preparing', 'training', 'validating'] as const;
+export type TrainingPhase = (typeof TrainingPhases)[number];
+
+export const ParamGroups = ['basic', 'augmentation', 'learning', 'loss'] as const;
+export type ParamGroup = (typeof ParamGroups)[number];
+
+/**
+ * One training parameter, with the engine's rules (engine/loupe_engine/config.py; a server test compares both).
+ * `rule` adds the SPEC §5 rules a range cannot say.
+ */
+export interface ParamDef {
+  group: ParamGroup;
+  type: 'int' | 'float' | 'bool' | 'enum' | 'str';
+  default: number | boolean | string;
+  min?: number;
+  max?: number;
+  choices?: readonly string[];
+  rule?: 'multipleOf32' | 'multipleOf32or0' | 'trainingHours' | 'batchSize';
+}
+
+const int = (group: ParamGroup, d: number, min: number, max: number, rule?: ParamDef['rule']): ParamDef => ({ group, type: 'int', default: d, min, max, ...(rule ? { rule } : {}) });
+const num = (group: ParamGroup, d: number, min: number, max: number, rule?: ParamDef['rule']): ParamDef => ({ group, type: 'float', default: d, min, max, ...(rule ? { rule } : {}) });
+const bool = (group: ParamGroup, d: boolean): ParamDef => ({ group, type: 'bool', default: d });
+const choice = (group: ParamGroup, d: string, choices: readonly string[]): ParamDef => ({ group, type: 'enum', default: d, choices });
+const prob = (d: number): ParamDef => num('augmentation', d, 0, 1);
+
+/** Every SPEC §3 training parameter by the engine's key; the order is the form's. */
+export const TrainingParams = {
+  model: choice('basic', 'n', ['auto', 'p', 'n', 's', 'm']),
+  imgsz: int('basic', 640, 32, 4096, 'multipleOf32'),
+  crop: int('basic', 0, 0, 4096, 'multipleOf32or0'),
+  batch: int('basic', -1, -1, 1024, 'batchSize'),
+  epochs: int('basic', 100, 1, 10000),
+  time: num('basic', 0, 0, 72, 'trainingHours'),
+  patience: int('basic', 50, 0, 10000),
+  agent_early_stop: bool('basic', false),
+  pretrained: { group: 'basic', type: 'str', default: '' },
+  freeze: int('basic', 0, 0, 10),
+  dropout: num('basic', 0, 0, 1),
+  seed: int('basic', 0, 0, 2 ** 31 - 1),
+  overlap_mask: bool('basic', true),
+  workers: int('basic', 0, 0, 64),
+  close_mosaic: int('basic', 10, 0, 10000),
+  amp: bool('basic', true),
+  deterministic: bool('basic', false),
+  cache: bool('basic', false),
+  rect: bool('basic', false),
+  single_cls: bool('basic', false),
+  multi_scale: bool('basic', false),
+  fraction: num('basic', 1, 0.01, 1),
+  profile: bool('basic', false),
+  val: bool('basic', true),
+  hsv_h: prob(0.015),
+  hsv_s: prob(0.7),
+  hsv_v: prob(0.4),
+  degrees: num('augmentation', 0, 0, 180),
+  translate: prob(0.1),
+  scale: prob(0.5),
+  shear: num('augmentation', 0, 0, 90),
+  perspective: num('augmentation', 0, 0, 0.001),
+  flipud: prob(0),
+  fliplr: prob(0.5),
+  bgr: prob(0),
+  mosaic: prob(1),
+  mixup: prob(0),
+  cutmix: prob(0),
+  copy_paste: prob(0),
+  erasing: prob(0),
+  auto_augment: prob(0),
+  optimizer: choice('learning', 'auto', ['auto', 'SGD', 'Adam', 'AdamW']),
+  lr0: num('learning', 0.01, 1e-6, 1),
+  lrf: num('learning', 0.01, 1e-4, 1),
+  scheduler: choice('learning', 'linear', ['linear', 'cosine']),
+  cos_lr: bool('learning', false),
+  momentum: num('learning', 0.937, 0, 1),
+  weight_decay: num('learning', 0.0005, 0, 0.1),
+  warmup_epochs: num('learning', 3, 0, 100),
+  warmup_momentum: num('learning', 0.8, 0, 1),
+  warmup_bias_lr: num('learning', 0.1, 0, 1),
+  box: num('loss', 7.5, 0, 100),
+  cls: num('loss', 0.5, 0, 100),
+  obj: num('loss', 1, 0, 100),
+  dfl: num('loss', 1.5, 0, 100),
+  pose: num('loss', 12, 0, 100),
+} as const satisfies Record<string, ParamDef>;
+export type TrainingParamKey = keyof typeof TrainingParams;
+export type TrainingParamValues = Partial<Record<TrainingParamKey, number | boolean | string>>;
+
+/** A parameter problem: `reason` is a validation reason key (locales/<lang>/validation.json). */
+export interface ParamProblem {
+  field: string;
+  reason: 'unknown' | 'type' | 'range' | 'enum' | 'multipleOf32' | 'multipleOf32or0' | 'trainingHours' | 'batchSize';
+}
+
+/** Checks parameters by the engine's rules, one problem per bad key, so the form and the server agree. */
+export function checkTrainingParams(params: Record<string, unknown>): ParamProblem[] {
+  const problems: ParamProblem[] = [];
+  const defs: Record<string, ParamDef> = TrainingParams;
+  for (const [field, value] of Object.entries(params)) {
+    const def = defs[field];
+    if (!def) {
+      problems.push({ field, reason: 'unknown' });
+      continue;
+    }
+    const isNum = typeof value === 'number' && Number.isFinite(value);
+    if (def.type === 'bool' ? typeof value !== 'boolean' : def.type === 'enum' || def.type === 'str' ? typeof value !== 'string' : !isNum) {
+      problems.push({ field, reason: 'type' });
+    } else if (def.type === 'int' && !Number.isInteger(value)) problems.push({ field, reason: 'type' });
+    else if (def.choices && !def.choices.includes(value as string)) problems.push({ field, reason: 'enum' });
+    else if (isNum && ((def.min !== undefined && value < def.min) || (def.max !== undefined && value > def.max))) problems.push({ field, reason: 'range' });
+    else if (def.rule && isNum && ruleBroken(def.rule, value)) problems.push({ field, reason: def.rule });
+  }
+  return problems;
+}
+
+function ruleBroken(rule: NonNullable<ParamDef['rule']>, v: number): boolean {
+  if (rule === 'multipleOf32') return v % 32 !== 0;
+  if (rule === 'multipleOf32or0') return v % 32 !== 0;
+  if (rule === 'trainingHours') return v > 0 && v < 1;
+  return v === 0;
+}
+
+const Id = Type.Integer({ minimum: 1 });
+const ParamValue = Type.Union([Type.Number(), Type.Boolean(), Type.String({ maxLength: 1000 })]);
+
+export const TrainingParamsPath = Type.Object({ modelId: Id, trainingId: Id });
+export type TrainingParamsPath = Static<typeof TrainingParamsPath>;
+
+/** POST …/trainings. Missing parameters take their defaults; `rotated` defaults to "the data has rotated boxes". */
+export const TrainingStartBody = Type.Object({
+  params: Type.Optional(Type.Record(Type.String(), ParamValue)),
+  rotated: Type.Optional(Type.Boolean()),
+});
+export type TrainingStartBody = Static<typeof TrainingStartBody>;
+
+const NullNum = Type.Union([Type.Number(), Type.Null()]);
+const NullStr = Type.Union([Type.String(), Type.Null()]);
+const Metrics = Type.Record(Type.String(), Type.Union([Type.Number(), Type.Null()]));
+
+/** The SPEC §3 training record. */
+export const TrainingData = Type.Object({
+  id: Type.Integer(),
+  modelId: Type.Integer(),
+  /** Serial no.: 1 for the model's first training. */
+  serialNo: Type.Integer(),
+  /** "v1", "v2", …; the web shows finetuned_{version}. */
+  version: Type.String(),
+  /** Rotated-box type: trained on rotated boxes (obb) or axis-aligned ones. */
+  rotated: Type.Boolean(),
+  status: Type.Enum(TrainingStatuses),
+  phase: Type.Enum(TrainingPhases),
+  /** mAP50 of the best weights; null below Limits.labeledForAccuracy labeled images or unless succeeded. */
+  accuracy: NullNum,
+  labeledImages: Type.Integer(),
+  totalImages: Type.Integer(),
+  /** Label kinds in the snapshot. */
+  labelKinds: Type.Integer(),
+  params: Type.Record(Type.String(), ParamValue),
+  /** The model's dataVersion the snapshot froze; older than the model's means outdated (9002). */
+  dataVersion: Type.Integer(),
+  /** ISO 8601; start is when it was queued. */
+  startedAt: Type.String(),
+  endedAt: NullStr,
+  durationS: NullNum,
+  /** Latest epoch seen and the planned total; eta in seconds while training. */
+  epoch: Type.Integer(),
+  epochs: Type.Integer(),
+  etaS: NullNum,
+  /** Engine summary when done (SPEC §3 model info: precision, recall, f1, mAP50, times, sizes). */
+  summary: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  /** Why it failed, in words the user can act on. */
+  error: NullStr,
+  hasWeights: Type.Boolean(),
+});
+export type TrainingData = Static<typeof TrainingData>;
+
+export const TrainingEpochData = Type.Object({ epoch: Type.Integer(), epochs: Type.Integer(), metrics: Metrics, etaS: NullNum });
+export type TrainingEpochData = Static<typeof TrainingEpochData>;
+
+export const TrainingDetailData = Type.Object({ ...TrainingData.properties, history: Type.Array(TrainingEpochData) });
+export type TrainingDetailData = Static<typeof TrainingDetailData>;
+
+export const TrainingListData = Type.Object({ items: Type.Array(TrainingData), total: Type.Integer() });
+export type TrainingListData = Static<typeof TrainingListData>;
+
+/** SSE `progress` data: an epoch (with metrics) or a phase change (metrics empty). */
+export interface TrainingProgressEvent {
+  phase: TrainingPhase;
+  epoch: number;
+  epochs: number;
+  metrics: Record<string, number | null>;
+  etaS: number | null;
+}
+/** SSE `state` data. */
+export interface TrainingStateEvent {
+  status: (typeof TrainingStatuses)[number];
+  error: string | null;
+}
