@@ -6,6 +6,7 @@ import { isApiError } from '@/api/errors';
 import { useTranslation } from '@/i18n';
 import { useLabelMutations, useLabels } from '../galleryApi';
 import { nextColor } from './colors';
+import { labelNameRules } from './nameRules';
 
 interface NewLabel {
   name: string;
@@ -115,10 +116,7 @@ export function LabelPanel({ modelId }: { modelId: string }) {
         <Form.Item
           name="name"
           style={{ flex: 1, marginInlineEnd: 4 }}
-          rules={[
-            { required: true, whitespace: true, message: t('errors:fieldRequired', { field }) },
-            { max: Limits.labelNameMax, message: t('errors:fieldTooLong', { field, max: Limits.labelNameMax }) },
-          ]}
+          rules={labelNameRules(t, field)}
         >
           <Input placeholder={t('labels.newName')} data-testid="label-new-name" />
         </Form.Item>

@@ -5,6 +5,7 @@ import { click, location, mockServer, renderPage, type Call } from '@/pages/auth
 import { model } from '@/pages/models/test/fixtures';
 import { useProject } from '@/stores/project';
 import GalleryPage from '../GalleryPage';
+import { imageData } from './imageFixture';
 
 beforeEach(() => {
   useProject.getState().setProject({ id: '5', name: 'Gears', code: 'M-5', type: 'DETECTION', sidebarType: 8, projectStatus: 'no' });
@@ -18,25 +19,7 @@ afterEach(() => {
   useProject.getState().setProject(null);
 });
 
-const image = (id: number, patch: Partial<ImageData> = {}): ImageData => ({
-  id,
-  name: `img${id}.png`,
-  kind: 'png',
-  width: 64,
-  height: 64,
-  bytes: 100,
-  split: 'none',
-  starred: false,
-  labeled: false,
-  annotationCount: 0,
-  classLabelId: null,
-  testState: 'untested',
-  testResultCount: null,
-  uploadedAt: '2026-01-01T00:00:00.000Z',
-  originalUrl: `/api/models/5/images/${id}/original`,
-  thumbnailUrl: `/api/models/5/images/${id}/thumbnail`,
-  ...patch,
-});
+const image = (id: number, patch: Partial<ImageData> = {}): ImageData => imageData(5, id, patch);
 
 /** 100,000 images: every page the grid asks for is made up on the spot. */
 function bigDataset(calls: Call[]) {

@@ -1,10 +1,11 @@
 import { Button, Form, Input } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { Limits, type LabelData } from '@loupe/contracts';
+import type { LabelData } from '@loupe/contracts';
 import { isApiError } from '@/api/errors';
 import { useTranslation } from '@/i18n';
 import { useLabelMutations } from '@/pages/gallery/galleryApi';
 import { nextColor } from '@/pages/gallery/labels/colors';
+import { labelNameRules } from '@/pages/gallery/labels/nameRules';
 
 /**
  * Create a label without leaving the labeling page (SPEC §5: a label must be selected or created before
@@ -32,10 +33,7 @@ export function NewLabelForm({ modelId, count, onCreated }: { modelId: string; c
       <Form.Item
         name="name"
         style={{ flex: 1, marginInlineEnd: 4 }}
-        rules={[
-          { required: true, whitespace: true, message: t('errors:fieldRequired', { field }) },
-          { max: Limits.labelNameMax, message: t('errors:fieldTooLong', { field, max: Limits.labelNameMax }) },
-        ]}
+        rules={labelNameRules(t, field)}
       >
         <Input placeholder={t('labels.newName')} aria-label={t('labels.newName')} data-testid="mark-label-new-name" />
       </Form.Item>

@@ -1,4 +1,5 @@
 import type { ImageData, ImageListData, LabelData, ModelType } from '@loupe/contracts';
+import { imageData } from '@/pages/gallery/test/imageFixture';
 import { useProject } from '@/stores/project';
 
 export const MODEL_ID = '5';
@@ -7,25 +8,7 @@ export function openModel(type: ModelType) {
   useProject.getState().setProject({ id: MODEL_ID, name: 'Gears', code: 'M-5', type, sidebarType: 8, projectStatus: 'no' });
 }
 
-export const image = (id: number, patch: Partial<ImageData> = {}): ImageData => ({
-  id,
-  name: `img${id}.png`,
-  kind: 'png',
-  width: 64,
-  height: 48,
-  bytes: 100,
-  split: 'none',
-  starred: false,
-  labeled: false,
-  annotationCount: 0,
-  classLabelId: null,
-  testState: 'untested',
-  testResultCount: null,
-  uploadedAt: '2026-01-01T00:00:00.000Z',
-  originalUrl: `/api/models/${MODEL_ID}/images/${id}/original`,
-  thumbnailUrl: `/api/models/${MODEL_ID}/images/${id}/thumbnail`,
-  ...patch,
-});
+export const image = (id: number, patch: Partial<ImageData> = {}): ImageData => imageData(MODEL_ID, id, { height: 48, ...patch });
 
 /** Newest first, as the list API answers; one page is enough for these tests. */
 export const imageList = (images: ImageData[]): ImageListData => ({ items: images, total: images.length, nextAfter: null });
