@@ -23,6 +23,10 @@ import { imagesRepo } from './db/images.js';
 import { labelsRepo } from './db/labels.js';
 import { annotationsRepo } from './db/annotations.js';
 import { testPredictionsRepo } from './db/test-predictions.js';
+import { jobsRepo } from './db/jobs.js';
+import { trainingsRepo } from './db/trainings.js';
+import { trainingBus } from './runner/bus.js';
+import { createRunner, type Runner } from './runner/runner.js';
 import { fsBlobStore } from './adapters/blob-store.js';
 import { outboxMailer, smtpMailer } from './adapters/mailer.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -42,6 +46,7 @@ import { imageRoutes } from './routes/images.js';
 import { uploadRoutes } from './routes/uploads.js';
 import { labelRoutes } from './routes/labels.js';
 import { labelingRoutes } from './routes/labeling.js';
+import { trainingRoutes } from './routes/trainings.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -90,6 +95,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     labels: labelsRepo(db),
     annotations: annotationsRepo(db),
     testPredictions: testPredictionsRepo(db),
+    jobs: jobsRepo(db),
+    trainings: trainingsRepo(db),
+    // The runner needs deps and deps need the queue: bound just below, before anything can queue.
+    queue: { kick: () => runner.kick(), cancel: (id) => runner.cancel(id) },
+    trainingEvents: trainingBus(),
     hasher: argon2Hasher(config.passwordHashing),
     now,
     log: {
@@ -98,6 +108,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       error: (obj, msg) => app.log.error(obj, msg),
     },
   };
+  const runner: Runner = createRunner(deps);
+  // preClose runs before the database closes: running engines are stopped and their trainings recorded.
+  app.addHook('preClose', () => runner.close());
+  await runner.start();
   app.decorate('deps', deps);
   app.decorateRequest('auth', null);
 
@@ -135,6 +149,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(uploadRoutes(deps));
   await app.register(labelRoutes(deps));
   await app.register(labelingRoutes(deps));
+  await app.register(trainingRoutes(deps));
 
   const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });

@@ -54,6 +54,16 @@ export interface Config {
   /** Behind a reverse proxy, take the client address from X-Forwarded-For (rate limits are per address). */
   trustProxy: boolean;
   gallery: GalleryConfig;
+  /** Jobs run at once on this host (JOB_CONCURRENCY). */
+  jobConcurrency: number;
+  engine: EngineConfig;
+}
+
+export interface EngineConfig {
+  /** The engine's command before `train --spec …` (ENGINE_COMMAND, a JSON array; tests point it elsewhere). */
+  command: string[];
+  /** PYTHONPATH for the engine: the repository's engine/ folder (ENGINE_PYTHONPATH). */
+  pythonPath: string;
 }
 
 export class ConfigError extends Error {
@@ -67,6 +77,8 @@ export const PRODUCTION_HASHING: PasswordHashingConfig = { memoryCost: 19_456, t
 
 // dist/config.js and src/config.ts sit at the same depth, so this finds apps/web/dist from both.
 const DEFAULT_WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+const DEFAULT_ENGINE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../engine');
+const DEFAULT_ENGINE_COMMAND = ['/usr/bin/python3', '-m', 'loupe_engine'];
 
 type Env = Record<string, string | undefined>;
 
@@ -145,6 +157,18 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together');
   }
 
+  let engineCommand = DEFAULT_ENGINE_COMMAND;
+  const engineRaw = str('ENGINE_COMMAND');
+  if (engineRaw !== null) {
+    try {
+      const parsed: unknown = JSON.parse(engineRaw);
+      if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((p) => typeof p === 'string' && p)) throw new Error();
+      engineCommand = parsed as string[];
+    } catch {
+      problems.push(`ENGINE_COMMAND must be a JSON array of strings, e.g. ["/usr/bin/python3","-m","loupe_engine"], got "${engineRaw}"`);
+    }
+  }
+
   const config: Config = {
     port,
     host,
@@ -179,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
       zipEntryMaxBytes: Limits.zipEntryMaxBytes,
       zipMaxEntries: Limits.zipMaxEntries,
     },
+    jobConcurrency: int('JOB_CONCURRENCY', 1, 1, 64),
+    engine: { command: engineCommand, pythonPath: path.resolve(str('ENGINE_PYTHONPATH') ?? DEFAULT_ENGINE_DIR) },
   };
   if (config.gallery.minSidePx > config.gallery.maxSidePx) {
     problems.push('IMAGE_MIN_SIDE_PX must not be greater than IMAGE_MAX_SIDE_PX');

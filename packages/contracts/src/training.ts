@@ -161,7 +161,8 @@ export type TrainingStartBody = Static<typeof TrainingStartBody>;
 
 const NullNum = Type.Union([Type.Number(), Type.Null()]);
 const NullStr = Type.Union([Type.String(), Type.Null()]);
-const Metrics = Type.Record(Type.String(), Type.Union([Type.Number(), Type.Null()]));
+/** Engine epoch metrics: numbers (loss, mAP50, …) and a few nested ones (per_class, val_loss_parts). */
+const Metrics = Type.Record(Type.String(), Type.Unknown());
 
 /** The SPEC §3 training record. */
 export const TrainingData = Type.Object({
@@ -214,7 +215,7 @@ export interface TrainingProgressEvent {
   phase: TrainingPhase;
   epoch: number;
   epochs: number;
-  metrics: Record<string, number | null>;
+  metrics: Record<string, unknown>;
   etaS: number | null;
 }
 /** SSE `state` data. */

@@ -14,6 +14,17 @@ import type { ImagesRepo } from '../db/images.js';
 import type { LabelsRepo } from '../db/labels.js';
 import type { AnnotationsRepo } from '../db/annotations.js';
 import type { TestPredictionsRepo } from '../db/test-predictions.js';
+import type { JobsRepo } from '../db/jobs.js';
+import type { TrainingsRepo } from '../db/trainings.js';
+import type { TrainingBus } from '../runner/bus.js';
+
+/** The job queue port: services queue rows and nudge it; the runner does the work. */
+export interface JobQueue {
+  /** Look for queued work now. */
+  kick(): void;
+  /** Stop a job running in this process; false when it is not running here. */
+  cancel(jobId: number): boolean;
+}
 
 /** What services get: configuration, repositories, ports and the clock (tests move time forward). */
 export interface Deps {
@@ -31,6 +42,10 @@ export interface Deps {
   labels: LabelsRepo;
   annotations: AnnotationsRepo;
   testPredictions: TestPredictionsRepo;
+  jobs: JobsRepo;
+  trainings: TrainingsRepo;
+  queue: JobQueue;
+  trainingEvents: TrainingBus;
   hasher: PasswordHasher;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void; error(obj: unknown, msg?: string): void };

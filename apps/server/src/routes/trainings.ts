@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ModelParams, TrainingDetailData, TrainingListData, TrainingParamsPath, TrainingPaths, TrainingStartBody, TrainingData } from '@loupe/contracts';
+import { ok, responses } from '../http/envelope.js';
+import { requireUser, userOf } from '../http/auth-hooks.js';
+import { pickLanguage } from '../i18n.js';
+import type { Deps } from '../services/deps.js';
+import { ownModel } from '../services/models.js';
+import { listTrainings, startTraining, stopTraining, trainingDetail } from '../services/training/trainings.js';
+import { streamTrainingEvents } from './training-events.js';
+
+/** Trainings of a model (SPEC §2 /train): start, list, one with its epochs, stop, and the live SSE stream. */
+export function trainingRoutes(deps: Deps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['trainings'];
+    const preHandler = requireUser(deps);
+    const model = (req: { params: { modelId: number } } & Parameters<typeof userOf>[0]) => ownModel(deps, userOf(req), req.params.modelId);
+
+    app.post(TrainingPaths.list, { schema: { tags, params: ModelParams, body: TrainingStartBody, response: responses(TrainingData) }, preHandler }, async (req) =>
+      ok(await startTraining(deps, userOf(req), await model(req), req.body, pickLanguage(req.headers.language))),
+    );
+    app.get(TrainingPaths.list, { schema: { tags, params: ModelParams, response: responses(TrainingListData) }, preHandler }, async (req) =>
+      ok(await listTrainings(deps, await model(req))),
+    );
+    app.get(TrainingPaths.one, { schema: { tags, params: TrainingParamsPath, response: responses(TrainingDetailData) }, preHandler }, async (req) =>
+      ok(await trainingDetail(deps, await model(req), req.params.trainingId)),
+    );
+    app.post(TrainingPaths.stop, { schema: { tags, params: TrainingParamsPath, response: responses(TrainingData) }, preHandler }, async (req) =>
+      ok(await stopTraining(deps, await model(req), req.params.trainingId)),
+    );
+    app.get(TrainingPaths.events, { schema: { tags, params: TrainingParamsPath }, preHandler }, async (req, reply) => {
+      const m = await model(req);
+      const last = Number(req.headers['last-event-id'] ?? 0);
+      await streamTrainingEvents(deps, m, req.params.trainingId, Number.isInteger(last) && last > 0 ? last : 0, req, reply);
+    });
+  };
+}

@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Job } from '../db/jobs.js';
+import type { Deps } from '../services/deps.js';
+import { setTrainingStatus } from '../services/training/state.js';
+import type { EngineRun } from './engine.js';
+import { runTrainingJob, SHUTDOWN_REASON } from './training-job.js';
+
+/** How often a running job proves it is alive and looks for a stop asked by another process. */
+const HEARTBEAT_MS = 2000;
+/** Other processes may queue work too (and a kick can be lost): look again this often. */
+const POLL_MS = 3000;
+
+interface Running {
+  job: Job;
+  run: EngineRun | null;
+  cancelled: boolean;
+  /** Stopped because the server is shutting down, not by the user: the training fails, it is not cancelled. */
+  shutdown: boolean;
+}
+
+/**
+ * The in-process runner over the jobs table: up to `config.jobConcurrency` jobs at once, claimed in
+ * priority-then-age order. Each job works in DATA_DIR/jobs/<id>, deleted when it ends.
+ */
+export function createRunner(deps: Deps) {
+  const running = new Map<number, Running>();
+  let closed = false;
+  let filling = false;
+  const workRoot = path.join(deps.config.dataDir, 'jobs');
+
+  function terminate(r: Running) {
+    r.cancelled = true;
+    // SIGTERM is the engine's cancel: it stops at the next batch and exits 130.
+    if (r.run && r.run.child.exitCode === null) r.run.child.kill('SIGTERM');
+  }
+
+  async function execute(job: Job) {
+    const entry: Running = { job, run: null, cancelled: false, shutdown: false };
+    running.set(job.id, entry);
+    const workDir = path.join(workRoot, String(job.id));
+    const beat = setInterval(() => {
+      void (async () => {
+        await deps.jobs.update(job.id, { heartbeat_at: deps.now() });
+        const fresh = await deps.jobs.find(job.id);
+        if (fresh?.cancel_requested) terminate(entry);
+      })().catch((e: unknown) => deps.log.error(e, 'job heartbeat failed'));
+    }, HEARTBEAT_MS);
+    try {
+      await fs.promises.rm(workDir, { recursive: true, force: true });
+      await fs.promises.mkdir(workDir, { recursive: true });
+      await runTrainingJob(deps, job, {
+        workDir,
+        onStart: (run) => {
+          entry.run = run;
+          if (entry.cancelled) terminate(entry);
+        },
+        cancelled: () => entry.cancelled && !entry.shutdown,
+        shuttingDown: () => entry.shutdown,
+      });
+    } catch (e) {
+      deps.log.error(e, `job ${job.id} failed`);
+      const t = await deps.trainings.byJob(job.id).catch(() => undefined);
+      if (t) await setTrainingStatus(deps, t.id, 'failed', `the runner failed: ${(e as Error).message}`).catch(() => undefined);
+    } finally {
+      clearInterval(beat);
+      running.delete(job.id);
+      await fs.promises.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+      kick();
+    }
+  }
+
+  async function fill() {
+    if (filling || closed) return;
+    filling = true;
+    try {
+      while (!closed && running.size < deps.config.jobConcurrency) {
+        const job = await deps.jobs.claim(deps.now());
+        if (!job) break;
+        void execute(job);
+      }
+    } catch (e) {
+      deps.log.error(e, 'claiming a job failed');
+    } finally {
+      filling = false;
+    }
+  }
+
+  function kick() {
+    void fill();
+  }
+
+  const poll = setInterval(kick, POLL_MS);
+  poll.unref();
+
+  return {
+    /** Marks jobs a dead server left running as failed (their trainings too), then starts taking work. */
+    async start(): Promise<void> {
+      const orphans = await deps.jobs.failRunning(SHUTDOWN_REASON, deps.now());
+      for (const job of orphans) {
+        const t = await deps.trainings.byJob(job.id);
+        if (t) await setTrainingStatus(deps, t.id, 'failed', SHUTDOWN_REASON);
+        await fs.promises.rm(path.join(workRoot, String(job.id)), { recursive: true, force: true });
+      }
+      kick();
+    },
+    kick,
+    /** Stops a running job here (a job running in another process sees cancel_requested on its heartbeat). */
+    cancel(jobId: number): boolean {
+      const r = running.get(jobId);
+      if (!r) return false;
+      terminate(r);
+      return true;
+    },
+    /** On shutdown: stop every engine and wait, so no training is left marked running. */
+    async close(): Promise<void> {
+      closed = true;
+      clearInterval(poll);
+      const waits = [...running.values()].map((r) => {
+        r.shutdown = true;
+        terminate(r);
+        return r.run?.exited;
+      });
+      await Promise.all(waits);
+      // Let each job's own handler record its final state.
+      while (running.size > 0) await new Promise((r) => setTimeout(r, 20));
+    },
+  };
+}
+export type Runner = ReturnType<typeof createRunner>;

@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { TrainingPhase } from '@loupe/contracts';
+import type { Job } from '../db/jobs.js';
+import type { Deps } from '../services/deps.js';
+import { setTrainingStatus } from '../services/training/state.js';
+import { runEngine, type EngineEvent, type EngineRun } from './engine.js';
+
+/** Why a training ends failed when the server stops or dies under it; the user starts it again. */
+export const SHUTDOWN_REASON = 'the server stopped while this training was running; start it again';
+
+export interface TrainingPayload {
+  trainingId: number;
+}
+
+/** What the runner hands a job: where to work and how to learn that the user asked it to stop. */
+export interface JobContext {
+  workDir: string;
+  /** The engine process, once started, so stop can SIGTERM it. */
+  onStart(run: EngineRun): void;
+  cancelled(): boolean;
+  shuttingDown(): boolean;
+}
+
+async function hashFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Stores an engine output in the blob store (a copy: the work folder is deleted afterwards). */
+async function keep(deps: Deps, file: string): Promise<string> {
+  const sha = await hashFile(file);
+  if (!deps.blobs.has(sha)) {
+    const temp = deps.blobs.tempPath();
+    await fs.promises.copyFile(file, temp);
+    await deps.blobs.putFile(sha, temp);
+  }
+  return sha;
+}
+
+/**
+ * Materialises the training's snapshot (manifest + image blobs linked by hash) in the work folder, runs
+ * `train --spec job.json --workdir DIR`, and turns the engine's events into the training's phase, epochs,
+ * summary and artifacts. The final state: succeeded (exit 0), cancelled (exit 130 after a stop), else
+ * failed with the engine's own message.
+ */
+export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Promise<void> {
+  const { trainingId } = JSON.parse(job.payload) as TrainingPayload;
+  const training = await deps.trainings.byId(trainingId);
+  if (!training) return;
+  await setTrainingStatus(deps, trainingId, 'preparing');
+  const snapshot = await deps.trainings.snapshot(training.snapshot_id);
+  const imagesDir = path.join(ctx.workDir, 'images');
+  await fs.promises.mkdir(imagesDir, { recursive: true });
+  const manifestFile = path.join(ctx.workDir, 'dataset.json');
+  await fs.promises.copyFile(deps.blobs.pathOf(snapshot.manifest_sha), manifestFile);
+  const manifest = JSON.parse(await fs.promises.readFile(manifestFile, 'utf8')) as { images: { file_name: string }[] };
+  for (const img of manifest.images) {
+    const blob = deps.blobs.pathOf(img.file_name.split('.')[0]!);
+    // A deleted image whose blob went with it: say which, rather than letting the engine report a missing file.
+    if (!fs.existsSync(blob)) return setTrainingStatus(deps, trainingId, 'failed', `image ${img.file_name} of the snapshot is no longer stored`);
+    // Symlinks: blobs are immutable, so the engine reads the stored bytes without a copy.
+    await fs.promises.symlink(blob, path.join(imagesDir, img.file_name));
+  }
+  const spec = { task: training.task, data: 'dataset.json', images: 'images', out: 'run', params: JSON.parse(training.parameters) as Record<string, unknown> };
+  await fs.promises.writeFile(path.join(ctx.workDir, 'job.json'), JSON.stringify(spec, null, 1));
+  if (ctx.cancelled()) return setTrainingStatus(deps, trainingId, 'cancelled');
+
+  let phase: TrainingPhase = 'preparing';
+  let status: 'preparing' | 'training' = 'preparing';
+  let error: string | null = null;
+  const artifacts: Record<string, string> = {};
+  const progress = (p: Partial<{ epoch: number; epochs: number; etaS: number | null; metrics: Record<string, unknown> }>) => ({
+    phase,
+    epoch: p.epoch ?? 0,
+    epochs: p.epochs ?? 0,
+    metrics: p.metrics ?? {},
+    etaS: p.etaS ?? null,
+  });
+  let last = progress({});
+  const onEvent = async (e: EngineEvent) => {
+    if (e.event === 'phase' && (e.phase === 'training' || e.phase === 'validating' || e.phase === 'preparing')) {
+      phase = e.phase;
+      if (phase !== 'preparing' && status === 'preparing') {
+        status = 'training';
+        await setTrainingStatus(deps, trainingId, 'training');
+      }
+      await deps.trainings.update(trainingId, { phase });
+      last = { ...last, phase, metrics: {} };
+      deps.trainingEvents.publish(trainingId, { type: 'progress', data: last });
+    } else if (e.event === 'epoch') {
+      last = progress({ epoch: e.epoch, epochs: e.epochs, metrics: e.metrics, etaS: e.eta_s ?? null });
+      await deps.trainings.addEpoch({ training_id: trainingId, epoch: e.epoch, epochs: e.epochs, metrics: JSON.stringify(e.metrics), eta_s: e.eta_s ?? null, created_at: deps.now() });
+      await deps.trainings.update(trainingId, { epoch: e.epoch, epochs: e.epochs, eta_s: e.eta_s ?? null });
+      await deps.jobs.update(job.id, { progress: JSON.stringify(last) });
+      deps.trainingEvents.publish(trainingId, { type: 'progress', id: e.epoch, data: last });
+    } else if (e.event === 'artifact' && (e.kind === 'checkpoint' || e.kind === 'results')) {
+      artifacts[e.kind === 'checkpoint' ? 'best' : 'results'] = await keep(deps, e.path);
+    } else if (e.event === 'done') {
+      await deps.trainings.update(trainingId, { summary: JSON.stringify(e.summary) });
+    } else if (e.event === 'error' && e.code !== 'cancelled') {
+      error = e.message;
+    }
+  };
+  const env = { ...process.env, PYTHONPATH: deps.config.engine.pythonPath, OMP_WAIT_POLICY: 'PASSIVE', PYTHONUNBUFFERED: '1' };
+  const run = runEngine(deps.config.engine.command, ['train', '--spec', 'job.json', '--workdir', ctx.workDir], { cwd: ctx.workDir, env, onEvent });
+  ctx.onStart(run);
+  const code = await run.exited;
+  if (Object.keys(artifacts).length > 0) await deps.trainings.update(trainingId, { artifacts: JSON.stringify(artifacts) });
+  if (code === 0 && artifacts.best) return setTrainingStatus(deps, trainingId, 'succeeded');
+  if (ctx.cancelled()) return setTrainingStatus(deps, trainingId, 'cancelled');
+  if (ctx.shuttingDown()) return setTrainingStatus(deps, trainingId, 'failed', SHUTDOWN_REASON);
+  const reason = error ?? (code === null ? 'the training process was killed' : `the engine stopped with exit code ${code}: ${run.tail() || 'no output'}`);
+  return setTrainingStatus(deps, trainingId, 'failed', reason);
+}

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { Geometry, Split } from '@loupe/contracts';
+import { fail } from '../../errors.js';
+import type { Model } from '../../db/models.js';
+import type { Deps } from '../deps.js';
+import { boundsOf, round, toExportable } from '../formats/types.js';
+
+/** The engine's split names (its COCO extension) for the gallery's. */
+const ENGINE_SPLIT: Record<Exclude<Split, 'none'>, string> = { train: 'train', valid: 'val', test: 'test' };
+
+export interface CocoManifest {
+  images: { id: number; file_name: string; width: number; height: number; split: string }[];
+  categories: { id: number; name: string }[];
+  annotations: { id: number; image_id: number; category_id: number; bbox: number[]; area: number; iscrowd: 0; segmentation: number[][]; rbox?: number[]; text?: string }[];
+}
+
+export interface FrozenDataset {
+  manifest: CocoManifest;
+  json: Buffer;
+  contentHash: string;
+  /** Blob hash of each image file_name: what the runner links into the work folder. */
+  blobs: Record<string, string>;
+  hasRotated: boolean;
+  counts: { images: number; total: number; labels: number; annotations: number; splits: Record<string, number> };
+}
+
+/**
+ * Freezes the model's training data (SPEC §5 training rules): labeled images in the train/valid/test splits
+ * with their current annotations, as the engine's COCO manifest. Images are named by blob hash, so the
+ * manifest (and its hash) say exactly which bytes train. Refuses with 8001 when nothing is labeled, and
+ * names the first label without a training or a validation image.
+ */
+export async function freezeDataset(deps: Deps, model: Model): Promise<FrozenDataset> {
+  const all = await deps.images.all(model.id);
+  const labeled = all.filter((i) => i.labeled === 1);
+  if (labeled.length === 0) fail('noLabeledImages');
+  const images = labeled.filter((i) => i.split !== 'none');
+  const annotations = await deps.annotations.current(images.map((i) => i.id));
+  const labels = await deps.labels.list(model.id);
+
+  const splitOf = new Map(images.map((i) => [i.id, i.split as Exclude<Split, 'none'>]));
+  const perLabel = new Map<number, { train: Set<number>; valid: Set<number> }>();
+  for (const a of annotations) {
+    if (!perLabel.has(a.label_id)) perLabel.set(a.label_id, { train: new Set(), valid: new Set() });
+    const split = splitOf.get(a.image_id);
+    if (split === 'train' || split === 'valid') perLabel.get(a.label_id)![split].add(a.image_id);
+  }
+  // Labels nobody used are not trained (the engine refuses a category without boxes); a label that is used
+  // needs both a training and a validation image, the same rule auto split keeps.
+  const used = labels.filter((l) => perLabel.has(l.id));
+  if (used.length === 0) fail('noLabeledImages');
+  for (const l of used) {
+    const s = perLabel.get(l.id)!;
+    if (s.train.size === 0 || s.valid.size === 0) fail('labelNeedsTrainValid', { label: l.name, train: s.train.size, valid: s.valid.size });
+  }
+
+  const category = new Map(used.map((l, i) => [l.id, i + 1]));
+  const blobs: Record<string, string> = {};
+  const manifest: CocoManifest = {
+    images: images.map((img) => {
+      const file = `${img.sha256}.${img.kind}`;
+      blobs[file] = img.sha256;
+      return { id: img.id, file_name: file, width: img.width, height: img.height, split: ENGINE_SPLIT[img.split as Exclude<Split, 'none'>] };
+    }),
+    categories: used.map((l) => ({ id: category.get(l.id)!, name: l.name })),
+    annotations: [],
+  };
+  let hasRotated = false;
+  for (const a of annotations) {
+    const g = JSON.parse(a.geometry) as Geometry;
+    const flat = toExportable(g);
+    const b = boundsOf(flat);
+    manifest.annotations.push({
+      id: a.id,
+      image_id: a.image_id,
+      category_id: category.get(a.label_id)!,
+      bbox: [round(b.x1), round(b.y1), round(b.x2 - b.x1), round(b.y2 - b.y1)],
+      area: round((b.x2 - b.x1) * (b.y2 - b.y1)),
+      iscrowd: 0,
+      segmentation: flat.kind === 'polygon' ? [flat.points.flatMap(([x, y]) => [round(x), round(y)])] : [],
+      ...(g.kind === 'rbox' ? { rbox: [g.cx, g.cy, g.w, g.h, g.angle].map((v) => round(v)) } : {}),
+      ...(g.text !== undefined ? { text: g.text } : {}),
+    });
+    if (g.kind === 'rbox') hasRotated = true;
+  }
+  const json = Buffer.from(JSON.stringify(manifest));
+  const splits: Record<string, number> = { train: 0, valid: 0, test: 0 };
+  for (const img of images) splits[img.split] = (splits[img.split] ?? 0) + 1;
+  return {
+    manifest,
+    json,
+    contentHash: createHash('sha256').update(json).digest('hex'),
+    blobs,
+    hasRotated,
+    counts: { images: images.length, total: all.length, labels: used.length, annotations: annotations.length, splits },
+  };
+}

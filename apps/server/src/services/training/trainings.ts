@@ -1,0 +1,169 @@
+import { checkTrainingParams, Limits, type Language, type TrainingData, type TrainingDetailData, type TrainingListData, type TrainingStartBody } from '@loupe/contracts';
+import { AppError, fail } from '../../errors.js';
+import { errorMessage, fieldName, reasonText } from '../../i18n.js';
+import type { Model } from '../../db/models.js';
+import type { TrainingRow } from '../../db/trainings.js';
+import type { User } from '../../db/users.js';
+import type { Deps } from '../deps.js';
+import { freezeDataset } from './snapshot.js';
+import { setTrainingStatus } from './state.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function trainingView(t: TrainingRow): TrainingData {
+  const summary = t.summary ? (JSON.parse(t.summary) as Record<string, unknown>) : null;
+  const labeled = Number(t.image_count);
+  const mAP = summary && typeof summary.mAP50 === 'number' ? summary.mAP50 : null;
+  return {
+    id: t.id,
+    modelId: t.model_id,
+    serialNo: t.version,
+    version: `v${t.version}`,
+    rotated: t.task === 'obb',
+    status: t.status,
+    phase: t.phase,
+    // SPEC §5: no accuracy below 30 labeled images, nor for failed or cancelled trainings.
+    accuracy: t.status === 'succeeded' && labeled >= Limits.labeledForAccuracy ? mAP : null,
+    labeledImages: labeled,
+    totalImages: Number(t.total_images),
+    labelKinds: Number(t.label_count),
+    params: JSON.parse(t.parameters) as TrainingData['params'],
+    dataVersion: t.data_version,
+    startedAt: iso(t.created_at)!,
+    endedAt: iso(t.ended_at),
+    durationS: t.ended_at !== null ? Math.round((t.ended_at - t.created_at) / 100) / 10 : null,
+    epoch: t.epoch,
+    epochs: t.epochs,
+    etaS: t.eta_s,
+    summary,
+    error: t.error,
+    hasWeights: 'best' in (JSON.parse(t.artifacts) as Record<string, string>),
+  };
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
+}
+
+/**
+ * Starts a training (SPEC §5): parameters checked by the engine's rules (one message per problem), one
+ * training per model, the data frozen into a snapshot, then a queued job; the model shows 'training'.
+ */
+export async function startTraining(deps: Deps, user: User, model: Model, body: TrainingStartBody, lang: Language): Promise<TrainingData> {
+  // The engine trains detectors (boxes and rotated boxes); other model types have no trainer yet.
+  if (model.type !== 'DETECTION') fail('wrongModelType');
+  const params = body.params ?? {};
+  const problems = checkTrainingParams(params);
+  if (problems.length > 0) {
+    // One message per problem in the caller's language; the envelope's own message is the first of them.
+    const messages = problems.map((p) => ({ ...p, message: errorMessage(lang, 'validation', { field: fieldName(lang, p.field), reason: reasonText(lang, p.reason) }) }));
+    throw new AppError('validation', { field: problems[0]!.field, reason: problems[0]!.reason }, { problems: messages });
+  }
+  if (await deps.trainings.active(model.id)) fail('ongoingTraining');
+  const frozen = await freezeDataset(deps, model);
+  const manifestSha = frozen.contentHash;
+  const created = await deps.blobs.putBuffer(manifestSha, frozen.json);
+  const now = deps.now();
+  let trainingId: number;
+  try {
+    trainingId = await deps.db.transaction().execute(async (trx) => {
+      const snapshotId = await deps.trainings.insertSnapshot(trx, {
+        model_id: model.id,
+        data_version: model.data_version,
+        content_hash: frozen.contentHash,
+        manifest_sha: manifestSha,
+        image_count: frozen.counts.images,
+        total_images: frozen.counts.total,
+        label_count: frozen.counts.labels,
+        annotation_count: frozen.counts.annotations,
+        split_counts: JSON.stringify(frozen.counts.splits),
+        created_at: now,
+      });
+      const jobId = await deps.jobs.insert(trx, {
+        kind: 'training',
+        model_id: model.id,
+        owner_id: user.id,
+        priority: user.training_priority,
+        state: 'queued',
+        payload: '{}',
+        created_at: now,
+      });
+      const version = await deps.trainings.nextVersion(trx, model.id);
+      const id = await deps.trainings.insert(trx, {
+        model_id: model.id,
+        version,
+        snapshot_id: snapshotId,
+        job_id: jobId,
+        task: (body.rotated ?? frozen.hasRotated) ? 'obb' : 'detect',
+        parameters: JSON.stringify(params),
+        status: 'queued',
+        phase: 'queued',
+        data_version: model.data_version,
+        eta_s: null,
+        summary: null,
+        error: null,
+        created_at: now,
+        started_at: null,
+        ended_at: null,
+      });
+      await deps.jobs.update(jobId, { payload: JSON.stringify({ trainingId: id }) }, trx);
+      await trx
+        .updateTable('models')
+        .set((eb) => ({ train_id: id, training_status: 'queued', project_status: 'training', training_count: eb('training_count', '+', 1), updated_at: now }))
+        .where('id', '=', model.id)
+        .execute();
+      return id;
+    });
+  } catch (e) {
+    // The manifest blob is only ours to remove when this call wrote it and no snapshot kept it.
+    if (created && !(await deps.db.selectFrom('dataset_snapshots').select('id').where('manifest_sha', '=', manifestSha).executeTakeFirst())) {
+      await deps.blobs.remove(manifestSha);
+    }
+    // Two starts racing past the check: the one-active-job index decides.
+    if (isUniqueViolation(e)) fail('ongoingTraining');
+    throw e;
+  }
+  deps.queue.kick();
+  return getTraining(deps, model, trainingId);
+}
+
+export async function listTrainings(deps: Deps, model: Model): Promise<TrainingListData> {
+  const items = (await deps.trainings.list(model.id)).map(trainingView);
+  return { items, total: items.length };
+}
+
+async function findTraining(deps: Deps, model: Model, trainingId: number): Promise<TrainingRow> {
+  const t = await deps.trainings.find(model.id, trainingId);
+  if (!t) fail('notFound');
+  return t;
+}
+
+export async function getTraining(deps: Deps, model: Model, trainingId: number): Promise<TrainingData> {
+  return trainingView(await findTraining(deps, model, trainingId));
+}
+
+export async function trainingDetail(deps: Deps, model: Model, trainingId: number): Promise<TrainingDetailData> {
+  const t = await findTraining(deps, model, trainingId);
+  const history = (await deps.trainings.epochs(t.id)).map((e) => ({ epoch: e.epoch, epochs: e.epochs, metrics: JSON.parse(e.metrics) as Record<string, unknown>, etaS: e.eta_s }));
+  return { ...trainingView(t), history };
+}
+
+/**
+ * Stop (SPEC §4: stopping abandons progress, the training ends cancelled). A queued job is cancelled at
+ * once; a running one gets SIGTERM here, or through cancel_requested when another process runs it.
+ */
+export async function stopTraining(deps: Deps, model: Model, trainingId: number): Promise<TrainingData> {
+  const t = await findTraining(deps, model, trainingId);
+  if (!['queued', 'preparing', 'training'].includes(t.status) || t.job_id === null) fail('trainingNotActive');
+  await deps.jobs.update(t.job_id, { cancel_requested: 1 });
+  const job = await deps.jobs.find(t.job_id);
+  if (job?.state === 'queued') {
+    // Claimed between the two reads? The claim's conditional update lost or won; only cancel what is still queued.
+    const res = await deps.db.updateTable('jobs').set({ state: 'cancelled', finished_at: deps.now() }).where('id', '=', t.job_id).where('state', '=', 'queued').executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 1) await setTrainingStatus(deps, t.id, 'cancelled');
+  } else {
+    deps.queue.cancel(t.job_id);
+  }
+  return getTraining(deps, model, trainingId);
+}
