@@ -28,7 +28,7 @@ export async function streamTrainingEvents(deps: Deps, model: Model, trainingId:
   const res = reply.raw;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   let ended = false;
-  let keepalive: NodeJS.Timeout | undefined;
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
   const end = () => {
     if (ended) return;
     ended = true;
@@ -57,5 +57,4 @@ export async function streamTrainingEvents(deps: Deps, model: Model, trainingId:
     if (e.type === 'state' && TERMINAL.includes(e.data.status)) end();
   };
   for (const e of live.splice(0)) send(e);
-  keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
 }
