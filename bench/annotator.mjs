@@ -3,6 +3,8 @@
 // - open_ms: from a click on "next image" to the new image drawn with all 2,000 shapes (target < 500 ms);
 // - fps while panning (middle-button drag) and zooming (wheel around the cursor), from requestAnimationFrame
 //   intervals: p50 and p5 (the slowest 5 % of frames) (target >= 50).
+// The page prefetches the next image while the current one is open; BENCH_ANNOTATOR_PREFETCH=off measures a
+// cold switch. The open prints the page's performance marks (loupe:*) as a breakdown.
 // Ends with one line: BENCH annotator open_ms=... fps_p50=... fps_p5=...
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
@@ -17,6 +19,8 @@ const PORT = Number(process.env.BENCH_ANNOTATOR_PORT ?? 18120);
 const SHAPES = Number(process.env.BENCH_ANNOTATOR_SHAPES ?? 2000);
 const VERTICES = Number(process.env.BENCH_ANNOTATOR_VERTICES ?? 20);
 const SECONDS = Number(process.env.BENCH_ANNOTATOR_SECONDS ?? 3);
+// off: the page does not prefetch the next image (a cold switch: its annotations and image are fetched on the click).
+const PREFETCH = process.env.BENCH_ANNOTATOR_PREFETCH === "off" ? "off" : "on";
 const WIDTH = 2048;
 const HEIGHT = 1536;
 const ADMIN = { email: "admin@bench.test", password: "Bench12345" };
@@ -123,16 +127,18 @@ try {
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`${base}/signin`);
   await page.evaluate(
-    ({ token, login, model }) => {
+    ({ token, login, model, prefetch }) => {
       // What the session store keeps after a sign-in (apps/web/src/stores/session.ts).
       localStorage.setItem("token", token);
+      // The page's prefetch switch (apps/web/src/pages/mark/annotate/annotationPrefetch.ts).
+      if (prefetch === "off") localStorage.setItem("loupe.mark.prefetch", "off");
       localStorage.setItem("user", JSON.stringify(login));
       sessionStorage.setItem("data", JSON.stringify({
         id: String(model.id), name: model.name, code: model.code, type: model.type, sidebarType: model.sidebarType,
         productType: model.productType, projectStatus: model.projectStatus, hasTraining: false,
       }));
     },
-    { token, login, model },
+    { token, login, model, prefetch: PREFETCH },
   );
   const canvas = page.getByTestId("annotator-canvas");
   const ready = async () =>
@@ -154,10 +160,17 @@ try {
   if (await guideClose.isVisible().catch(() => false)) await guideClose.click();
 
   // --- open: next image, measured inside the page from the click to the frame with all shapes of image 2 ---
-  const openMs = await page.evaluate(
+  const open = await page.evaluate(
     async ({ id, shapes }) => {
       const el = () => document.querySelector('[data-testid="annotator-canvas"]');
+      // The page marks the steps of a switch (loupe:*): kept relative to the click, for the breakdown below.
+      performance.clearMarks();
       const t = performance.now();
+      const steps = () =>
+        performance
+          .getEntriesByType("mark")
+          .filter((m) => m.name.startsWith("loupe:"))
+          .map((m) => `${m.name.slice(6)} ${(m.startTime - t).toFixed(0)}`);
       document.querySelector('[data-testid="mark-next"]').click();
       for (;;) {
         await new Promise((r) => requestAnimationFrame(r));
@@ -165,14 +178,15 @@ try {
         // switches the picture, so once it is drawn the shapes are the new image's.
         const drawn = el()?.getAttribute("data-image") ?? "";
         if (drawn.includes(`/images/${id}/`) && el()?.getAttribute("data-ready") === "1" && el()?.getAttribute("data-shapes") === String(shapes)) {
-          return performance.now() - t;
+          return { ms: performance.now() - t, steps: steps() };
         }
         if (performance.now() - t > 30_000) throw new Error(`image ${id} did not open within 30 s`);
       }
     },
     { id: secondId, shapes: SHAPES },
   );
-  console.log(`open next image (${secondId}) with ${SHAPES} shapes: ${openMs.toFixed(0)} ms`);
+  console.log(`open next image (${secondId}) with ${SHAPES} shapes, prefetch ${PREFETCH}: ${open.ms.toFixed(0)} ms`);
+  console.log(`  steps (ms after the click): ${open.steps.join(", ")}`);
 
   // --- pan and zoom, one input event per animation frame ---
   const box = await canvas.boundingBox();
@@ -218,7 +232,7 @@ try {
   }
   if (frames.drawMs.length > 0) console.log(`drawing per frame (data-draw-ms): p50 ${percentile(frames.drawMs, 50).toFixed(1)} ms, p95 ${percentile(frames.drawMs, 95).toFixed(1)} ms`);
   console.log(`targets: open < 500 ms, >= 50 frames/s`);
-  console.log(`BENCH annotator open_ms=${openMs.toFixed(0)} fps_p50=${fpsP50.toFixed(1)} fps_p5=${fpsP5.toFixed(1)} page_load_ms=${pageLoadMs.toFixed(0)} shapes=${SHAPES} vertices=${VERTICES}`);
+  console.log(`BENCH annotator open_ms=${open.ms.toFixed(0)} fps_p50=${fpsP50.toFixed(1)} fps_p5=${fpsP5.toFixed(1)} page_load_ms=${pageLoadMs.toFixed(0)} prefetch=${PREFETCH} shapes=${SHAPES} vertices=${VERTICES}`);
 } finally {
   if (context) await context.close();
   server.kill("SIGTERM");

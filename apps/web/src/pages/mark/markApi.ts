@@ -53,6 +53,11 @@ export function fetchAnnotations(client: QueryClient, modelId: string, imageId: 
   });
 }
 
+/** Outside the query cache: a prefetched set lives only until its image opens (annotationPrefetch.ts). */
+export function getAnnotations(modelId: string, imageId: number, options: { silent?: boolean } = {}): Promise<ImageAnnotationsData> {
+  return api.get<ImageAnnotationsData>(imagePath(LabelingPaths.annotations, modelId, imageId), options);
+}
+
 export function saveAnnotations(modelId: string, imageId: number, body: AnnotationsSaveBody): Promise<ImageAnnotationsData> {
   return api.put<ImageAnnotationsData>(imagePath(LabelingPaths.annotations, modelId, imageId), body);
 }

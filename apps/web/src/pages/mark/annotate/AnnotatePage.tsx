@@ -23,6 +23,7 @@ import { TestResultsControls } from './TestResultsControls';
 import { Toolbar } from './Toolbar';
 import { useEditorKeys } from './useEditorKeys';
 import { useImageSession } from './useImageSession';
+import { useNeighbourPrefetch, usePrefetchStores } from './useNeighbourPrefetch';
 import { usePanelState } from './useEditorView';
 import { useEditorLabels, useMarkEditor } from './useMarkEditor';
 import { NEUTRAL_ADJUST, ViewControls, type ImageAdjust } from './ViewControls';
@@ -47,7 +48,16 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
   });
   const state = usePanelState(editor);
   const activateLabel = useEditorLabels(editor, labels.data);
-  const session = useImageSession(editor, modelId, nav.image, showError);
+  const prefetch = usePrefetchStores();
+  const session = useImageSession(editor, modelId, nav.image, showError, prefetch.annotations);
+  useNeighbourPrefetch({
+    modelId,
+    chosen: nav.image,
+    shown: !!nav.image && session.image?.id === nav.image.id && !session.loading,
+    index: nav.index,
+    imageAt: nav.imageAt,
+    ...prefetch,
+  });
   // While the next image loads the editor still holds the previous one, hidden under the overlay.
   useEditorKeys(editor, !guide.open && !session.loading);
 
@@ -132,6 +142,7 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
                 <AnnotatorCanvas
                   editor={editor}
                   imageUrl={withToken(shown.originalUrl)}
+                  images={prefetch.images}
                   brightness={adjust.brightness}
                   contrast={adjust.contrast}
                   testResults={tests.data?.results}

@@ -4,6 +4,8 @@ import { toAnnotations, toShapes, type Editor } from '@loupe/annotator';
 import type { ImageAnnotationsData, ImageData, NewAnnotation } from '@loupe/contracts';
 import { fetchAnnotations, isConflict, saveAnnotations, useDatasetStale } from '../markApi';
 import { SaveQueue, type SaveStatus } from '../save/saveQueue';
+import { perfMark } from '../shared/perfMarks';
+import { PREFETCH_FRESH_MS, type AnnotationPrefetch } from './annotationPrefetch';
 
 export interface ImageSession {
   /** The image the editor holds: the previous one until the next one's annotations have arrived. */
@@ -28,7 +30,13 @@ export interface ImageSession {
  * every committed change through a save queue (one per image), and after a conflict puts the server's set
  * into the editor. Commits that the page itself causes (loading, reloading) are not saved back.
  */
-export function useImageSession(editor: Editor, modelId: string, image: ImageData | null, onError: (e: unknown) => void): ImageSession {
+export function useImageSession(
+  editor: Editor,
+  modelId: string,
+  image: ImageData | null,
+  onError: (e: unknown) => void,
+  prefetched: AnnotationPrefetch | null = null,
+): ImageSession {
   const client = useQueryClient();
   const stale = useDatasetStale(modelId);
   const queue = useRef<SaveQueue<NewAnnotation[]> | null>(null);
@@ -65,6 +73,7 @@ export function useImageSession(editor: Editor, modelId: string, image: ImageDat
         baseVersion: version,
         send: async (annotations, baseVersion) => {
           const data = await saveAnnotations(modelId, imageId, { baseVersion, annotations });
+          prefetched?.forget(imageId);
           latest.current.stale();
           return data.version;
         },
@@ -81,7 +90,7 @@ export function useImageSession(editor: Editor, modelId: string, image: ImageDat
       });
       return q;
     },
-    [apply, client, editor, modelId],
+    [apply, client, editor, modelId, prefetched],
   );
 
   const imageId = image?.id;
@@ -94,14 +103,36 @@ export function useImageSession(editor: Editor, modelId: string, image: ImageDat
     const previous = queue.current;
     setLoading(true);
     setLoadFailed(false);
-    void Promise.all([fetchAnnotations(client, modelId, imageId), previous?.flush()]).then(
+    perfMark('annotations:start');
+    const ahead = prefetched?.get(imageId) ?? null;
+    const fetchNow = () => fetchAnnotations(client, modelId, imageId);
+    // A prefetch that failed is not an error yet: the set is fetched now, as without a prefetch.
+    const set = ahead ? ahead.promise.catch(fetchNow) : fetchNow();
+    void Promise.all([set, previous?.flush()]).then(
       ([data]) => {
+        perfMark('annotations:end');
         if (!live) return;
+        prefetched?.forget(imageId);
         // Anything committed to the previous image while this one loaded still goes to the previous image.
         if (previous) void previous.flush().finally(() => previous.dispose());
+        perfMark('load:start');
         apply(() => editor.load(String(imageId), { width: open.width, height: open.height }, toShapes(data.annotations)));
+        perfMark('load:end');
         loaded.current = imageId;
-        queue.current = makeQueue(imageId, data.version);
+        const q = makeQueue(imageId, data.version);
+        queue.current = q;
+        if (ahead && Date.now() - ahead.startedAt > PREFETCH_FRESH_MS) {
+          // Prefetched a while ago: another tab may have saved since. Unless the user has already changed
+          // something (the save then gets the conflict and reloads, as always), take the server's newer set.
+          void fetchNow().then(
+            (fresh) => {
+              if (queue.current !== q || fresh.version <= q.baseVersion || q.dirty) return;
+              apply(() => editor.replaceShapes(toShapes(fresh.annotations)));
+              q.setBaseVersion(fresh.version);
+            },
+            () => undefined,
+          );
+        }
         setShown(open);
         setStatus('saved');
         setLoading(false);
@@ -115,7 +146,7 @@ export function useImageSession(editor: Editor, modelId: string, image: ImageDat
     return () => {
       live = false;
     };
-  }, [apply, attempt, client, editor, imageId, makeQueue, modelId]);
+  }, [apply, attempt, client, editor, imageId, makeQueue, modelId, prefetched]);
 
   // Leaving the page: what is queued is sent now; the request completes after the page is gone.
   useEffect(

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type CSSProperties, type JSX } from 'react';
 import type { Editor } from '@loupe/annotator';
 import type { Geometry } from '@loupe/contracts';
+import { DecodedImages } from './decodedImages';
 import { attachInput } from './input';
 import { CanvasRenderer } from './renderer';
 import { useImageSource } from './useImageSource';
@@ -9,6 +10,8 @@ export interface AnnotatorCanvasProps {
   editor: Editor;
   /** Already carries ?token=. */
   imageUrl: string;
+  /** Decoded images shared with the page, which decodes the next ones in advance; the canvas keeps its own without. */
+  images?: DecodedImages;
   /** Percent, 100 = unchanged. */
   brightness: number;
   /** Percent, 100 = unchanged. */
@@ -31,11 +34,15 @@ const layerStyle: CSSProperties = { position: 'absolute', inset: 0, width: '100%
  * re-renders a component. Brightness and contrast change the image only, never the shape colours.
  */
 export function AnnotatorCanvas(props: AnnotatorCanvasProps): JSX.Element {
-  const { editor, imageUrl, brightness, contrast, testResults, showTestResults = false, onImageLoaded, className, keyboard = true } = props;
+  const { editor, imageUrl, images: shared, brightness, contrast, testResults, showTestResults = false, onImageLoaded, className, keyboard = true } = props;
   const rootRef = useRef<HTMLDivElement>(null);
   const sceneRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const [renderer] = useState(() => new CanvasRenderer());
+  // Empty until used: a canvas given the page's cache never loads into its own.
+  const [own] = useState(() => new DecodedImages());
+  const images = shared ?? own;
+  useEffect(() => () => own.dispose(), [own]);
   const fitted = useRef(false);
 
   useEffect(() => {
@@ -71,7 +78,7 @@ export function AnnotatorCanvas(props: AnnotatorCanvasProps): JSX.Element {
     renderer.setTestResults(showTestResults ? (testResults ?? null) : null);
   }, [renderer, testResults, showTestResults]);
 
-  useImageSource(renderer, imageUrl, (size) => {
+  useImageSource(renderer, images, imageUrl, (size) => {
     // Later images are fitted by editor.load; the first may arrive before the canvas had a size to fit into.
     if (!fitted.current) editor.fit();
     fitted.current = true;

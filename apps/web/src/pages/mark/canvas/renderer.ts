@@ -3,6 +3,7 @@ import { canvasFilters, cssFilter, type ImageLook } from './layers/imageLayer';
 import { drawTextTags } from './layers/labelText';
 import { drawOverlayLayer } from './layers/overlayLayer';
 import { SceneRaster } from './layers/sceneRaster';
+import { perfMark } from '../shared/perfMarks';
 import { clear, setScreenTransform } from './layers/view';
 import { ShapePathCache, TestPathCache, colorMap, type ColorPaths, type TestResult } from './pathCache';
 
@@ -99,9 +100,12 @@ export class CanvasRenderer {
     this.invalidate();
   }
 
-  /** null while the next image loads: nothing (not the previous picture) is drawn under the new shapes. */
+  /**
+   * null while the next image loads: nothing (not the previous picture) is drawn under the new shapes. The
+   * caller owns the bitmap (the decoded-image cache closes it) and takes it back with setImage(null) first.
+   */
   setImage(source: CanvasImageSource | null, url: string | null = null): void {
-    if (this.source instanceof ImageBitmap && this.source !== source) this.source.close();
+    if (source === this.source && (source ? url : null) === this.sourceUrl) return;
     this.source = source;
     this.sourceUrl = source ? url : null;
     if (!source) this.setReady(false);
@@ -188,6 +192,7 @@ export class CanvasRenderer {
   }
 
   private setReady(ready: boolean): void {
+    if (ready && !this.ready) perfMark('ready');
     this.ready = ready;
     if (this.root) this.root.dataset.ready = ready ? '1' : '0';
   }

@@ -1,36 +1,43 @@
 import { useEffect, useRef } from 'react';
+import { perfMark } from '../shared/perfMarks';
+import { sizeOf, type DecodedImages } from './decodedImages';
 import type { CanvasRenderer } from './renderer';
 
 /**
- * Loads and decodes the image off the main thread, then hands the renderer an ImageBitmap (a decoded bitmap
- * the browser cannot evict and re-decode in the middle of a pan). The previous image disappears at once.
+ * Hands the renderer the decoded image of `url` from the shared cache: at once when it was decoded in advance
+ * (the page starts it with the annotations, or prefetched it), else when it arrives. The previous image
+ * disappears at once; the image stays held (not evicted) while it is on screen.
  */
-export function useImageSource(renderer: CanvasRenderer, url: string, onLoaded: (size: { width: number; height: number }) => void): void {
+export function useImageSource(renderer: CanvasRenderer, images: DecodedImages, url: string, onLoaded: (size: { width: number; height: number }) => void): void {
   const loaded = useRef(onLoaded);
   useEffect(() => {
     loaded.current = onLoaded;
   });
   useEffect(() => {
     let live = true;
-    renderer.setImage(null);
-    const img = new Image();
-    img.decoding = 'async';
-    img.src = url;
-    img
-      .decode()
-      .then(() => (typeof createImageBitmap === 'function' ? createImageBitmap(img).catch(() => img) : img))
-      .then((source) => {
-        if (!live) {
-          if (source instanceof ImageBitmap) source.close();
-          return;
-        }
-        renderer.setImage(source, url);
-        loaded.current({ width: img.naturalWidth, height: img.naturalHeight });
-      })
-      // A broken image leaves the canvas empty; the page shows the error from its own requests.
-      .catch(() => undefined);
+    const { promise, release } = images.hold(url);
+    const ready = images.peek(url);
+    perfMark(ready ? 'image:cached' : 'image:wait');
+    if (ready) {
+      renderer.setImage(ready, url);
+      loaded.current(sizeOf(ready));
+    } else {
+      renderer.setImage(null);
+      promise
+        .then((source) => {
+          perfMark('image:decoded');
+          if (!live) return;
+          renderer.setImage(source, url);
+          loaded.current(sizeOf(source));
+        })
+        // A broken image leaves the canvas empty; the page shows the error from its own requests.
+        .catch(() => undefined);
+    }
     return () => {
       live = false;
+      // The renderer must not draw a bitmap the cache may close once released.
+      renderer.setImage(null);
+      release();
     };
-  }, [renderer, url]);
+  }, [renderer, images, url]);
 }

@@ -96,5 +96,14 @@ export function useImageNavigator(modelId: string, startId: number | null, onErr
 
   const reload = useCallback(() => void show(target.current), [show]);
 
-  return { ...nav, peek, go, replaceImage, reload };
+  /** The image at `index` (a neighbour to prefetch), from the cached list page; null past either end. */
+  const imageAt = useCallback(
+    async (index: number): Promise<ImageData | null> => {
+      if (index < 0 || index >= total.current) return null;
+      return (await getPage(pageOf(index))).items[slotOf(index)] ?? null;
+    },
+    [getPage],
+  );
+
+  return { ...nav, peek, go, replaceImage, reload, imageAt };
 }

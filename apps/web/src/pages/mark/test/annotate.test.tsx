@@ -7,6 +7,7 @@ import { click, location, mockServer, renderPage, type Call } from '@/pages/auth
 import { useProject } from '@/stores/project';
 import { useSession } from '@/stores/session';
 import { markPages } from '..';
+import { PREFETCH_FRESH_MS } from '../annotate/annotationPrefetch';
 import { image, imageList, labels, openModel } from './fixtures';
 
 // The real canvas draws with a 2D context jsdom lacks; the page's contract with it is the editor it is given.
@@ -114,6 +115,14 @@ describe('annotation labeling', () => {
 
   it('a key picks a label; switching image sends the pending save first; the end is announced', async () => {
     const calls = serve();
+    // Where the page stands when the save leaves: still on image 11 (the neighbour's annotations may have been
+    // prefetched before, which is no switch).
+    const served = globalThis.fetch;
+    let shownAtSave: string | null = null;
+    vi.stubGlobal('fetch', (url: string, init: RequestInit = {}) => {
+      if (init.method === 'PUT' && url.endsWith('/11/annotations')) shownAtSave = text('mark-image-name');
+      return served(url, init);
+    });
     await open();
     await run(() => fireEvent.keyDown(window, { key: '1', code: 'Digit1' }));
     expect(screen.getByTestId('mark-label-3').dataset.active).toBe('true');
@@ -122,11 +131,46 @@ describe('annotation labeling', () => {
     await click('mark-next');
     await waitFor(() => expect(text('mark-position')).toBe('2 / 2'));
     await waitFor(() => expect(editor().state.shapes).toHaveLength(0));
-    const order = calls.map((c) => `${c.method} ${c.url}`);
-    expect(order.indexOf('PUT /api/models/5/images/11/annotations')).toBeLessThan(order.indexOf('GET /api/models/5/images/10/annotations'));
+    expect(puts(calls)).toHaveLength(1);
+    expect(shownAtSave).toBe('img11.png');
     expect(text('mark-image-name')).toBe('img10.png');
     await run(() => fireEvent.keyDown(window, { key: 'd', code: 'KeyD' }));
     expect(await screen.findByText('Already the last image.')).toBeTruthy();
+  });
+
+  it("opens the next image from the neighbour's prefetched annotations, without asking again", async () => {
+    const calls = serve();
+    await open();
+    const gets = () => calls.filter((c) => c.method === 'GET' && c.url.endsWith('/10/annotations'));
+    await waitFor(() => expect(gets()).toHaveLength(1));
+    await click('mark-next');
+    await waitFor(() => expect(text('mark-position')).toBe('2 / 2'));
+    await waitFor(() => expect(screen.queryByTestId('mark-image-loading')).toBeNull());
+    expect(editor().state.shapes).toHaveLength(0);
+    expect(gets()).toHaveLength(1);
+  });
+
+  it('a prefetched set older than a few seconds is checked on open; a newer one on the server replaces it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const ten: Route = { data: set(10, 0) };
+      const calls = serve({ 'GET /api/models/5/images/10/annotations': ten, 'PUT /api/models/5/images/10/annotations': { data: set(10, 3) } });
+      await open();
+      const gets = () => calls.filter((c) => c.method === 'GET' && c.url.endsWith('/10/annotations'));
+      await waitFor(() => expect(gets()).toHaveLength(1));
+      // Another tab saves image 10 while this one still works on image 11.
+      ten.data = set(10, 2, [{ id: 80, labelId: 3, geometry: box }]);
+      vi.setSystemTime(Date.now() + PREFETCH_FRESH_MS + 1000);
+      await click('mark-next');
+      await waitFor(() => expect(editor().state.shapes).toHaveLength(1));
+      expect(gets()).toHaveLength(2);
+      await run(() => editor().selectAll());
+      await run(() => editor().deleteSelected());
+      await waitFor(() => expect(puts(calls)).toHaveLength(1));
+      expect(puts(calls)[0]!.body).toEqual({ baseVersion: 2, annotations: [] });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an open polygon keeps a signed-in user on the image and on the page', async () => {

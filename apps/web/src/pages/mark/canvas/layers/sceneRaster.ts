@@ -1,6 +1,7 @@
 import type { Viewport } from '@loupe/annotator';
 import type { ColorPaths } from '../pathCache';
 import { drawImageInto } from './imageLayer';
+import { perfMark } from '../../shared/perfMarks';
 import { drawShapePaths } from './shapeLayer';
 
 type Surface = OffscreenCanvas | HTMLCanvasElement;
@@ -153,9 +154,11 @@ export class SceneRaster {
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, w, h);
     }
+    perfMark('raster:start');
     ctx.setTransform(unit, 0, 0, unit, offX, offY);
     if (scene.image) drawImageInto(ctx, scene.image, image, scale, scene.filter);
     drawShapePaths(ctx, scene.shapes, scene.tests, scale);
+    perfMark('raster:end');
     const { shapes, tests, filter } = scene;
     // What the bitmap really holds: pixel p shows image coordinate (p - off) / unit, clipped at MAX_SIDE.
     this.cache = { surface, ctx, image: scene.image, size: scene.size, filter, shapes, tests, dpr, scale, minX: -offX / unit, minY: -offY / unit, maxX: (w - offX) / unit, maxY: (h - offY) / unit, offX, offY };
