@@ -1,3 +1,6 @@
+import { perfMark } from '../shared/perfMarks';
+import { sceneWorker } from './worker/sceneWorkerClient';
+
 export type DecodedImage = ImageBitmap | HTMLImageElement;
 
 interface Entry {
@@ -86,6 +89,7 @@ export class DecodedImages {
       if (entry.holds > 0) continue;
       this.entries.delete(url);
       if (entry.source) close(entry.source);
+      sceneWorker()?.forget(url);
     }
   }
 }
@@ -95,15 +99,34 @@ const close = (source: DecodedImage) => {
 };
 
 /**
- * fetch + createImageBitmap decodes on a background thread straight into a bitmap the browser cannot evict and
- * re-decode in the middle of a pan; an <img> decode followed by createImageBitmap(img) costs ~40 ms more on the
- * main thread. Browsers without createImageBitmap (and jsdom) get the element.
+ * Decoded in the scene worker when there is one: the fetch's continuation and the decode then never wait for a
+ * busy page (an image switch keeps it busy ~150 ms), and the worker keeps the image for its renders. Else fetch
+ * + createImageBitmap decodes on a background thread straight into a bitmap the browser cannot evict and
+ * re-decode in the middle of a pan (an <img> decode plus createImageBitmap(img) costs ~40 ms more on the page).
+ * Browsers without createImageBitmap (and jsdom) get the element.
  */
 async function decode(url: string): Promise<DecodedImage> {
+  const worker = sceneWorker();
+  if (worker) {
+    try {
+      perfMark('image:fetch');
+      const bitmap = await worker.decode(url);
+      perfMark('image:bitmap');
+      return bitmap;
+    } catch (error) {
+      // A missing image is missing on the page too; only a worker that has stopped is worked around.
+      if (!worker.broken) throw error;
+    }
+  }
   if (typeof createImageBitmap === 'function' && typeof fetch === 'function') {
+    perfMark('image:fetch');
     const res = await fetch(url);
     if (!res.ok) throw new Error(`image ${res.status}`);
-    return createImageBitmap(await res.blob(), { imageOrientation: 'from-image' });
+    const blob = await res.blob();
+    perfMark('image:bytes');
+    const bitmap = await createImageBitmap(blob, { imageOrientation: 'from-image' });
+    perfMark('image:bitmap');
+    return bitmap;
   }
   const img = new Image();
   img.decoding = 'async';

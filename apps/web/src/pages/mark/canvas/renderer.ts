@@ -6,6 +6,7 @@ import { SceneRaster } from './layers/sceneRaster';
 import { perfMark } from '../shared/perfMarks';
 import { clear, setScreenTransform } from './layers/view';
 import { ShapePathCache, TestPathCache, colorMap, type ColorPaths, type TestResult } from './pathCache';
+import { PathRecorder } from './pathRecorder';
 
 export interface Layers {
   /** Image and shapes (from the raster cache) with their text tags. */
@@ -20,8 +21,8 @@ interface Drawn {
   image: object | null;
   source: CanvasImageSource | null;
   filter: string;
-  shapes: ColorPaths<Path2D> | null;
-  tests: ColorPaths<Path2D> | null;
+  shapes: ColorPaths<PathRecorder> | null;
+  tests: ColorPaths<PathRecorder> | null;
   size: number;
 }
 
@@ -55,9 +56,9 @@ export class CanvasRenderer {
   private ready = false;
   private cursor = '';
   private colors: { labels: readonly LabelInfo[] | null; map: ReadonlyMap<number, string> } = { labels: null, map: new Map() };
-  private readonly shapePaths = new ShapePathCache(() => new Path2D());
-  private readonly testPaths = new TestPathCache(() => new Path2D());
-  private readonly raster = new SceneRaster();
+  private readonly shapePaths = new ShapePathCache(() => new PathRecorder());
+  private readonly testPaths = new TestPathCache(() => new PathRecorder());
+  private readonly raster = new SceneRaster(() => this.invalidate());
   private drawn: Drawn = NOTHING_DRAWN;
   /** Which image is on screen, published as data-image for browser tests and the benchmark. */
   private sourceUrl: string | null = null;
@@ -151,7 +152,8 @@ export class CanvasRenderer {
       const ctx = context(layers.scene);
       if (this.width > 0 && this.height > 0) {
         const target = { ctx, width: this.width, height: this.height, dpr: this.dpr };
-        const { exact } = this.raster.draw(target, v, { image: this.source, size: state.image, filter, shapes, tests }, this.forceExact);
+        const scene = { image: this.source, imageUrl: this.sourceUrl, size: state.image, filter, shapes, tests };
+        const { exact } = this.raster.draw(target, v, scene, this.forceExact);
         setScreenTransform(ctx, this.dpr);
         drawTextTags(ctx, shapes.texts, v);
         if (tests) drawTextTags(ctx, tests.texts, v, true);

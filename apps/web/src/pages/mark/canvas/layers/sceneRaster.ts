@@ -1,53 +1,21 @@
 import type { Viewport } from '@loupe/annotator';
-import type { ColorPaths } from '../pathCache';
-import { drawImageInto } from './imageLayer';
 import { perfMark } from '../../shared/perfMarks';
-import { drawShapePaths } from './shapeLayer';
+import { encodePaths } from '../pathRecorder';
+import { sceneWorker, type SceneWorkerClient } from '../worker/sceneWorkerClient';
+import { MAX_STRETCH, covers, paintPlan, planRaster, visibleRect, type RasterPlan, type SceneContent } from './rasterPlan';
 
 type Surface = OffscreenCanvas | HTMLCanvasElement;
-type Context = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
-
-/** Largest cache side in device px (64 MB at most). */
-const MAX_SIDE = 4096;
-/** Image area cached beyond the visible part at rest, as a share of the canvas size on each side. */
-const MARGIN = 0.25;
-/**
- * Most device pixels one render may fill, in canvases: a render costs about its area in software raster. A
- * render in the middle of a zoom gets less, so it fits between two frames; the render at rest gets more.
- */
-const AREA_BUDGET = { exact: 2.5, interactive: 1.5 };
-/** A cache drawn at a zoom this much off is re-rendered rather than stretched. */
-const MAX_STRETCH = 4;
 
 /** What the scene bitmap shows; any change of these re-renders it. */
-export interface Scene {
-  readonly image: CanvasImageSource | null;
-  /** Image size in image px (the editor's, which the annotations use). */
-  readonly size: { readonly width: number; readonly height: number };
-  /** CSS filter for the image ('none' or brightness/contrast). */
-  readonly filter: string;
-  readonly shapes: ColorPaths<Path2D>;
-  readonly tests: ColorPaths<Path2D> | null;
+export interface Scene extends SceneContent {
+  /** Where `image` came from: the worker decodes (or already holds) it by URL. */
+  readonly imageUrl: string | null;
 }
 
 interface Cache {
-  readonly surface: Surface;
-  readonly ctx: Context;
-  readonly image: CanvasImageSource | null;
-  readonly size: Scene['size'];
-  readonly filter: string;
-  readonly shapes: ColorPaths<Path2D>;
-  readonly tests: ColorPaths<Path2D> | null;
-  readonly dpr: number;
-  readonly scale: number;
-  /** Image-space rectangle the cache holds. */
-  readonly minX: number;
-  readonly minY: number;
-  readonly maxX: number;
-  readonly maxY: number;
-  /** Device-pixel translation used when rendering: cache px = image px × scale × dpr + (offX, offY). */
-  readonly offX: number;
-  readonly offY: number;
+  readonly source: Surface | ImageBitmap;
+  readonly contentId: number;
+  readonly plan: RasterPlan;
 }
 
 export interface Canvas {
@@ -58,6 +26,9 @@ export interface Canvas {
   readonly dpr: number;
 }
 
+/** Worker renders that failed in a row before this raster draws on the page only. */
+const MAX_WORKER_FAILURES = 2;
+
 function newSurface(w: number, h: number): Surface {
   if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(w, h);
   const c = document.createElement('canvas');
@@ -67,120 +38,159 @@ function newSurface(w: number, h: number): Surface {
 }
 
 /**
- * The image and the shapes rasterized once into an offscreen bitmap, then only copied while the view pans or
- * zooms: filling and stroking 2,000 polygons costs ~30 ms per frame in software raster (no GPU), copying a
- * bitmap ~3 ms, and one visible layer less saves the compositor another ~2.5 ms a frame. A copy at another
- * zoom is slightly soft, so `draw` answers `exact: false` and the caller re-renders once the view rests.
+ * The image and the shapes rasterized into an offscreen bitmap, then only copied while the view pans or zooms:
+ * filling and stroking 2,000 polygons costs 30-60 ms in software raster (no GPU), copying a bitmap ~3 ms. New
+ * content (an edit, another image) is rendered here at once, so an edit never shows a stale scene. When only
+ * the view has moved too far (zoom, long pan) or has come to rest, the scene worker renders while each frame
+ * keeps copying the previous bitmap stretched (`onUpdate` asks for a frame when the new one arrives), so no
+ * frame waits for a render; the last whole-image render stays underneath meanwhile, so a zoom out never shows
+ * blank edges. Without a worker (jsdom, old browsers) those renders happen here too.
  */
 export class SceneRaster {
   private cache: Cache | null = null;
+  /** A whole-image render of the same content, drawn under a partial cache that does not cover the view. */
+  private base: Cache | null = null;
+  /** This thread's render target, reused while its size fits. */
+  private surface: Surface | null = null;
+  private content: Scene | null = null;
+  private contentId = 0;
+  /** The content the worker holds. */
+  private sentId = 0;
+  private pending = false;
+  private failures = 0;
+
+  constructor(
+    private readonly onUpdate: () => void,
+    private readonly worker: () => SceneWorkerClient | null = sceneWorker,
+  ) {}
 
   /**
-   * Draws the shapes for `v` into the visible canvas; `exact` is false when a stretched or shifted copy was
-   * used. `forceExact` re-renders (the view has come to rest after such frames).
+   * Draws the scene for `v` into the visible canvas; `exact` is false when a stretched or shifted copy was used.
+   * `forceExact` re-renders at the current zoom (the view has come to rest after such frames).
    */
   draw(target: Canvas, v: Viewport, scene: Scene, forceExact: boolean): { exact: boolean } {
+    if (!this.content || !sameContent(this.content, scene)) {
+      this.content = scene;
+      this.contentId++;
+    }
     let cache = this.cache;
-    const same = !!cache && sameContent(cache, scene, target.dpr);
-    const k = cache ? v.scale / cache.scale : 1;
-    const reusable = same && k <= MAX_STRETCH && k >= 1 / MAX_STRETCH && covers(cache!, visibleRect(v, target, scene.size)) && !forceExact;
-    if (!reusable) cache = this.render(target, v, scene, forceExact || !same);
-    const c = cache!;
-    // Where the cache's pixel (0,0) lands now, in device px: undo the render transform, apply the current one.
-    const x = (-c.offX / (c.scale * target.dpr)) * v.scale * target.dpr + v.tx * target.dpr;
-    const y = (-c.offY / (c.scale * target.dpr)) * v.scale * target.dpr + v.ty * target.dpr;
-    const w = c.surface.width * (v.scale / c.scale);
-    const h = c.surface.height * (v.scale / c.scale);
+    if (!cache || cache.contentId !== this.contentId || cache.plan.dpr !== target.dpr) {
+      cache = this.renderHere(target, v, scene, true);
+    } else {
+      const k = v.scale / cache.plan.scale;
+      const reusable = k <= MAX_STRETCH && k >= 1 / MAX_STRETCH && covers(cache.plan.rect, visibleRect(v, target, scene.size));
+      if (!reusable || forceExact) {
+        const worker = this.failures < MAX_WORKER_FAILURES && (!scene.image || scene.imageUrl) ? this.worker() : null;
+        if (worker) this.request(worker, target, v, scene, forceExact);
+        else cache = this.renderHere(target, v, scene, forceExact);
+      }
+    }
     const ctx = target.ctx;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
-    const exact = v.scale === c.scale && Number.isInteger(x) && Number.isInteger(y);
-    ctx.imageSmoothingEnabled = !exact;
-    ctx.drawImage(c.surface, x, y, w, h);
-    return { exact };
+    const base = this.base;
+    if (base && base !== cache && base.contentId === cache.contentId && !covers(cache.plan.rect, visibleRect(v, target, scene.size))) blit(ctx, base, v);
+    return { exact: blit(ctx, cache, v) };
   }
 
-  /** Frees the bitmap (a page leaving, an image switch). */
+  /** Frees the bitmaps (the page leaving); a render still in the worker is dropped when it arrives. */
   clear(): void {
-    if (this.cache) {
-      this.cache.surface.width = 0;
-      this.cache.surface.height = 0;
-    }
-    this.cache = null;
+    this.contentId++;
+    this.content = null;
+    for (const c of [this.cache, this.base]) if (c) this.release(c);
+    this.cache = this.base = null;
+    if (this.surface) this.surface.width = this.surface.height = 0;
+    this.surface = null;
   }
 
-  /**
-   * Renders the cache for `v`. An exact render (first draw, new content, view at rest) uses the current zoom and
-   * the whole image when it fits the area budget, else the visible part with a margin. A render forced by the
-   * view running off the cache (zooming out, long pans) covers a viewport more on every side, at a lower
-   * resolution if the budget needs it: soft for a moment, but the next frames keep copying instead of
-   * re-rendering.
-   */
-  private render(target: Canvas, v: Viewport, scene: Scene, exact: boolean): Cache {
-    const { dpr } = target;
-    const image = scene.size;
-    const budget = (exact ? AREA_BUDGET.exact : AREA_BUDGET.interactive) * target.width * target.height * dpr * dpr;
-    const vis = visibleRect(v, target, image);
-    // Strokes reach a little beyond the image border.
-    const pad = 4 / v.scale;
-    const margin = exact ? MARGIN : 1;
-    const mx = (margin * target.width) / v.scale;
-    const my = (margin * target.height) / v.scale;
-    let minX = Math.max(-pad, vis.minX - mx);
-    let minY = Math.max(-pad, vis.minY - my);
-    let maxX = Math.min(image.width + pad, vis.maxX + mx);
-    let maxY = Math.min(image.height + pad, vis.maxY + my);
-    const whole = (image.width + 2 * pad) * (image.height + 2 * pad);
-    if (whole * (v.scale * dpr) ** 2 <= budget) [minX, minY, maxX, maxY] = [-pad, -pad, image.width + pad, image.height + pad];
-    let scale = v.scale;
-    if (!exact) {
-      const fit = Math.sqrt(budget / Math.max(1, (maxX - minX) * (maxY - minY))) / dpr;
-      scale = Math.max(v.scale / MAX_STRETCH, Math.min(v.scale, fit));
-    }
-    const unit = scale * dpr;
-    const tx = v.tx * (scale / v.scale);
-    const ty = v.ty * (scale / v.scale);
-    const offX = -Math.floor(minX * unit + tx * dpr) + tx * dpr;
-    const offY = -Math.floor(minY * unit + ty * dpr) + ty * dpr;
-    const w = Math.min(MAX_SIDE, Math.max(1, Math.ceil(maxX * unit + offX)));
-    const h = Math.min(MAX_SIDE, Math.max(1, Math.ceil(maxY * unit + offY)));
-    let surface = this.cache?.surface;
-    let ctx = this.cache?.ctx;
-    if (!surface || !ctx || surface.width !== w || surface.height !== h) {
-      this.clear();
-      surface = newSurface(w, h);
-      ctx = surface.getContext('2d') as Context;
-    } else {
-      ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.clearRect(0, 0, w, h);
-    }
+  private renderHere(target: Canvas, v: Viewport, scene: Scene, exact: boolean): Cache {
+    const plan = planRaster(target, v, scene.size, exact);
+    // The base keeps its pixels: a surface it shows is not drawn over.
+    let surface = this.surface && this.base?.source !== this.surface ? this.surface : null;
+    if (surface && (surface.width !== plan.w || surface.height !== plan.h)) [surface.width, surface.height] = [plan.w, plan.h];
+    surface = this.surface = surface ?? newSurface(plan.w, plan.h);
     perfMark('raster:start');
-    ctx.setTransform(unit, 0, 0, unit, offX, offY);
-    if (scene.image) drawImageInto(ctx, scene.image, image, scale, scene.filter);
-    drawShapePaths(ctx, scene.shapes, scene.tests, scale);
+    paintPlan(surface.getContext('2d') as OffscreenCanvasRenderingContext2D, plan, scene);
     perfMark('raster:end');
-    const { shapes, tests, filter } = scene;
-    // What the bitmap really holds: pixel p shows image coordinate (p - off) / unit, clipped at MAX_SIDE.
-    this.cache = { surface, ctx, image: scene.image, size: scene.size, filter, shapes, tests, dpr, scale, minX: -offX / unit, minY: -offY / unit, maxX: (w - offX) / unit, maxY: (h - offY) / unit, offX, offY };
-    return this.cache;
+    const next = { source: surface, contentId: this.contentId, plan };
+    this.swap(next);
+    return next;
+  }
+
+  /** One worker render at a time: when it arrives, a view that has moved on asks again if it still needs to. */
+  private request(worker: SceneWorkerClient, target: Canvas, v: Viewport, scene: Scene, exact: boolean): void {
+    if (this.pending) return;
+    const contentId = this.contentId;
+    if (this.sentId !== contentId) {
+      worker.setContent({
+        contentId,
+        imageUrl: scene.image ? scene.imageUrl : null,
+        size: scene.size,
+        filter: scene.filter,
+        shapes: encodePaths(scene.shapes),
+        tests: scene.tests ? encodePaths(scene.tests) : null,
+      });
+      this.sentId = contentId;
+    }
+    const plan = planRaster(target, v, scene.size, exact);
+    this.pending = true;
+    worker.render(contentId, plan).then(
+      (bitmap) => {
+        this.pending = false;
+        this.failures = 0;
+        if (contentId !== this.contentId || !this.cache) {
+          bitmap.close();
+          return;
+        }
+        this.swap({ source: bitmap, contentId, plan });
+        this.onUpdate();
+      },
+      () => {
+        this.pending = false;
+        this.failures++;
+        this.onUpdate();
+      },
+    );
+  }
+
+  /** A new render replaces the cache; a whole-image one of the same content stays as the base. */
+  private swap(next: Cache): void {
+    const old = this.cache;
+    this.cache = next;
+    if (this.base && this.base.contentId !== next.contentId) {
+      this.release(this.base);
+      this.base = null;
+    }
+    if (!old || old.source === next.source) return;
+    const size = this.content?.size;
+    if (size && old.contentId === next.contentId && covers(old.plan.rect, { minX: 0, minY: 0, maxX: size.width, maxY: size.height })) {
+      if (this.base) this.release(this.base);
+      this.base = old;
+    } else if (old !== this.base) this.release(old);
+  }
+
+  /** Worker bitmaps are closed and abandoned surfaces freed; the current surface is kept for the next render. */
+  private release(c: Cache): void {
+    if (c.source === this.surface) return;
+    if ('close' in c.source) c.source.close();
+    else c.source.width = c.source.height = 0;
   }
 }
 
-function sameContent(c: Cache, scene: Scene, dpr: number): boolean {
-  return c.image === scene.image && c.size === scene.size && c.filter === scene.filter && c.shapes === scene.shapes && c.tests === scene.tests && c.dpr === dpr;
+/** Copies `c` into the visible canvas for `v`; true when that was pixel for pixel (no resampling). */
+function blit(ctx: CanvasRenderingContext2D, c: Cache, v: Viewport): boolean {
+  const { plan } = c;
+  const dpr = plan.dpr;
+  // Where the cache's pixel (0,0) lands now, in device px: undo the render transform, apply the current one.
+  const x = (-plan.offX / plan.unit) * v.scale * dpr + v.tx * dpr;
+  const y = (-plan.offY / plan.unit) * v.scale * dpr + v.ty * dpr;
+  const k = v.scale / plan.scale;
+  const exact = k === 1 && Number.isInteger(x) && Number.isInteger(y);
+  ctx.imageSmoothingEnabled = !exact;
+  ctx.drawImage(c.source, x, y, plan.w * k, plan.h * k);
+  return exact;
 }
 
-function visibleRect(v: Viewport, target: Canvas, image: { width: number; height: number }) {
-  return {
-    minX: Math.max(0, -v.tx / v.scale),
-    minY: Math.max(0, -v.ty / v.scale),
-    maxX: Math.min(image.width, (target.width - v.tx) / v.scale),
-    maxY: Math.min(image.height, (target.height - v.ty) / v.scale),
-  };
-}
-
-function covers(c: Cache, r: { minX: number; minY: number; maxX: number; maxY: number }): boolean {
-  // An empty visible rectangle (image panned off screen) needs nothing.
-  if (r.maxX <= r.minX || r.maxY <= r.minY) return true;
-  return r.minX >= c.minX && r.minY >= c.minY && r.maxX <= c.maxX && r.maxY <= c.maxY;
+function sameContent(a: Scene, b: Scene): boolean {
+  return a.image === b.image && a.imageUrl === b.imageUrl && a.size === b.size && a.filter === b.filter && a.shapes === b.shapes && a.tests === b.tests;
 }

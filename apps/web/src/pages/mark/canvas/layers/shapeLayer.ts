@@ -1,4 +1,5 @@
 import type { ColorPaths } from '../pathCache';
+import type { PathRecorder } from '../pathRecorder';
 
 /** Shapes are tinted, not covered: the defect under them must stay visible. */
 export const FILL_ALPHA = 0.18;
@@ -13,9 +14,15 @@ const DASH_PX = [6, 4];
  * Vector drawing of the cached shapes (one fill and one stroke per colour) and the test results (dashed), into
  * a context whose transform maps image coordinates to device pixels at `scale` CSS px per image px.
  */
-export function drawShapePaths(ctx: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D, shapes: ColorPaths<Path2D>, tests: ColorPaths<Path2D> | null, scale: number): void {
+export function drawShapePaths(
+  ctx: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D,
+  shapes: ColorPaths<PathRecorder>,
+  tests: ColorPaths<PathRecorder> | null,
+  scale: number,
+): void {
   ctx.lineWidth = STROKE_PX / scale;
-  for (const [color, path] of shapes.byColor) {
+  for (const [color, recorded] of shapes.byColor) {
+    const path = recorded.toPath2D();
     ctx.globalAlpha = FILL_ALPHA;
     ctx.fillStyle = color;
     ctx.fill(path);
@@ -27,7 +34,7 @@ export function drawShapePaths(ctx: OffscreenCanvasRenderingContext2D | CanvasRe
   ctx.setLineDash(DASH_PX.map((d) => d / scale));
   for (const [color, path] of tests.byColor) {
     ctx.strokeStyle = color;
-    ctx.stroke(path);
+    ctx.stroke(path.toPath2D());
   }
   ctx.setLineDash([]);
 }
