@@ -30,6 +30,8 @@ export function clampToImage(g: Geometry, image: ImageSize): Geometry {
     return c.x1 === g.x1 && c.y1 === g.y1 && c.x2 === g.x2 && c.y2 === g.y2 ? g : c;
   }
   if (g.kind === 'polygon') {
+    // Loaded sets are almost always inside: check before copying 2,000 polygons' point arrays on every load.
+    if (g.points.every((q) => q[0] >= 0 && q[0] <= W && q[1] >= 0 && q[1] <= H)) return g;
     let changed = false;
     const points = g.points.map((q): [number, number] => {
       const x = clampNum(q[0], 0, W);
