@@ -79,7 +79,11 @@ export class DecodedImages {
   }
 
   dispose(): void {
-    for (const entry of this.entries.values()) if (entry.source) close(entry.source);
+    const worker = sceneWorker();
+    for (const [url, entry] of this.entries) {
+      if (entry.source) close(entry.source);
+      worker?.forget(url);
+    }
     this.entries.clear();
   }
 

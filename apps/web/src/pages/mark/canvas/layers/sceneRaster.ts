@@ -28,6 +28,8 @@ export interface Canvas {
 
 /** Worker renders that failed in a row before this raster draws on the page only. */
 const MAX_WORKER_FAILURES = 2;
+/** Names each raster's content in the worker. */
+let owners = 0;
 
 function newSurface(w: number, h: number): Surface {
   if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(w, h);
@@ -58,6 +60,7 @@ export class SceneRaster {
   private sentId = 0;
   private pending = false;
   private failures = 0;
+  private readonly owner = ++owners;
 
   constructor(
     private readonly onUpdate: () => void,
@@ -95,6 +98,8 @@ export class SceneRaster {
 
   /** Frees the bitmaps (the page leaving); a render still in the worker is dropped when it arrives. */
   clear(): void {
+    if (this.sentId) this.worker()?.release(this.owner);
+    this.sentId = 0;
     this.contentId++;
     this.content = null;
     for (const c of [this.cache, this.base]) if (c) this.release(c);
@@ -123,6 +128,7 @@ export class SceneRaster {
     const contentId = this.contentId;
     if (this.sentId !== contentId) {
       worker.setContent({
+        owner: this.owner,
         contentId,
         imageUrl: scene.image ? scene.imageUrl : null,
         size: scene.size,
@@ -134,7 +140,7 @@ export class SceneRaster {
     }
     const plan = planRaster(target, v, scene.size, exact);
     this.pending = true;
-    worker.render(contentId, plan).then(
+    worker.render(this.owner, contentId, plan).then(
       (bitmap) => {
         this.pending = false;
         this.failures = 0;

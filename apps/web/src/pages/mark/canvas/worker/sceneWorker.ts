@@ -16,7 +16,8 @@ const scope = self as unknown as {
 /** Decoded images kept for rendering: the open one, the one before and the prefetched neighbours. */
 const IMAGE_CAPACITY = 4;
 const images = new Map<string, Promise<ImageBitmap>>();
-let content: (ContentMessage & { paths: ReturnType<typeof decodePaths>; testPaths: ReturnType<typeof decodePaths> | null }) | null = null;
+type Content = ContentMessage & { paths: ReturnType<typeof decodePaths>; testPaths: ReturnType<typeof decodePaths> | null };
+const contents = new Map<number, Content>();
 let canvas: OffscreenCanvas | null = null;
 
 function image(url: string): Promise<ImageBitmap> {
@@ -40,11 +41,11 @@ function image(url: string): Promise<ImageBitmap> {
   return bitmap;
 }
 
-async function render(contentId: number, plan: RasterPlan): Promise<ImageBitmap> {
-  const c = content;
+async function render(owner: number, contentId: number, plan: RasterPlan): Promise<ImageBitmap> {
+  const c = contents.get(owner);
   if (!c || c.contentId !== contentId) throw new Error('stale content');
   const source = c.imageUrl ? await image(c.imageUrl) : null;
-  if (content !== c) throw new Error('stale content');
+  if (contents.get(owner) !== c) throw new Error('stale content');
   if (!canvas) canvas = new OffscreenCanvas(plan.w, plan.h);
   else if (canvas.width !== plan.w || canvas.height !== plan.h) {
     canvas.width = plan.w;
@@ -61,7 +62,11 @@ const fail = (id: number, error: unknown) => reply({ type: 'failed', id, message
 scope.onmessage = (event) => {
   const m = event.data;
   if (m.type === 'content') {
-    content = { ...m, paths: decodePaths(m.shapes), testPaths: m.tests ? decodePaths(m.tests) : null };
+    contents.set(m.owner, { ...m, paths: decodePaths(m.shapes), testPaths: m.tests ? decodePaths(m.tests) : null });
+  } else if (m.type === 'release') {
+    contents.delete(m.owner);
+    // The surface can hold 64 MB; the next render makes a new one.
+    if (contents.size === 0) canvas = null;
   } else if (m.type === 'forget') {
     const bitmap = images.get(m.url);
     images.delete(m.url);
@@ -72,6 +77,6 @@ scope.onmessage = (event) => {
       .then((b) => createImageBitmap(b))
       .then((bitmap) => reply({ type: 'done', id: m.id, bitmap }), (e: unknown) => fail(m.id, e));
   } else {
-    render(m.contentId, m.plan).then((bitmap) => reply({ type: 'done', id: m.id, bitmap }), (e: unknown) => fail(m.id, e));
+    render(m.owner, m.contentId, m.plan).then((bitmap) => reply({ type: 'done', id: m.id, bitmap }), (e: unknown) => fail(m.id, e));
   }
 };

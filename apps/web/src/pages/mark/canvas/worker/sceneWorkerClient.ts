@@ -44,8 +44,12 @@ export class SceneWorkerClient {
     this.post({ type: 'content', ...content, imageUrl: content.imageUrl && absolute(content.imageUrl) }, buffers);
   }
 
-  render(contentId: number, plan: RasterPlan): Promise<ImageBitmap> {
-    return this.call((id) => ({ type: 'render', id, contentId, plan }));
+  render(owner: number, contentId: number, plan: RasterPlan): Promise<ImageBitmap> {
+    return this.call((id) => ({ type: 'render', id, owner, contentId, plan }));
+  }
+
+  release(owner: number): void {
+    this.post({ type: 'release', owner });
   }
 
   private call(message: (id: number) => ToWorker): Promise<ImageBitmap> {
