@@ -170,7 +170,14 @@ try {
         performance
           .getEntriesByType("mark")
           .filter((m) => m.name.startsWith("loupe:"))
-          .map((m) => `${m.name.slice(6)} ${(m.startTime - t).toFixed(0)}`);
+          .map((m) => `${m.name.slice(6)} ${(m.startTime - t).toFixed(0)}`)
+          .concat(
+            // The requests of the switch: sent, first byte, last byte (ms after the click), size.
+            performance
+              .getEntriesByType("resource")
+              .filter((r) => r.startTime >= t && r.name.includes("/images/"))
+              .map((r) => `${new URL(r.name).pathname.split("/").slice(-2).join("/")} ${(r.startTime - t).toFixed(0)}/${(r.responseStart - t).toFixed(0)}/${(r.responseEnd - t).toFixed(0)} ${(r.encodedBodySize / 1024).toFixed(0)} kB`),
+          );
       document.querySelector('[data-testid="mark-next"]').click();
       for (;;) {
         await new Promise((r) => requestAnimationFrame(r));

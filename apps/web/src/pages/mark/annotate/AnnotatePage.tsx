@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Card, Col, Row, Space, Spin, Typography } from 'antd';
 import type { EditorMode } from '@loupe/annotator';
+import type { LabelData } from '@loupe/contracts';
 import { useShowError } from '@/api/useShowError';
 import { useTranslation } from '@/i18n';
 import { useNotify } from '@/pages/auth/shared/useNotify';
@@ -15,6 +16,7 @@ import { SaveStatusView } from '../save/SaveStatusView';
 import { HelpButton } from '../shared/HelpButton';
 import { LeaveGuard } from '../shared/LeaveGuard';
 import { PageState } from '../shared/PageState';
+import { useLatestCallback } from '../shared/useLatestCallback';
 import { useNotice } from '../shared/useNotice';
 import { LabelPanel } from './LabelPanel';
 import { MinAreaSetting } from './MinAreaSetting';
@@ -28,7 +30,13 @@ import { usePanelState } from './useEditorView';
 import { useEditorLabels, useMarkEditor } from './useMarkEditor';
 import { NEUTRAL_ADJUST, ViewControls, type ImageAdjust } from './ViewControls';
 
-/** /mark/detection, /mark/segmentation, /mark/ocr, /mark/measure: draw shapes on each image of the model. */
+const NO_LABELS: readonly LabelData[] = [];
+
+/**
+ * /mark/detection, /mark/segmentation, /mark/ocr, /mark/measure: draw shapes on each image of the model. The panels
+ * are memoized and get handlers of constant identity (useLatestCallback), so the page's renders during an image
+ * switch (3-4) redraw only what changed.
+ */
 export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorMode }) {
   const { t } = useTranslation('mark');
   const showError = useShowError();
@@ -50,7 +58,7 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
   const activateLabel = useEditorLabels(editor, labels.data);
   const prefetch = usePrefetchStores();
   const session = useImageSession(editor, modelId, nav.image, showError, prefetch.annotations);
-  useNeighbourPrefetch({
+  const warm = useNeighbourPrefetch({
     modelId,
     chosen: nav.image,
     shown: !!nav.image && session.image?.id === nav.image.id && !session.loading,
@@ -93,13 +101,14 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
       if ('notice' in next) return notice(next.notice);
       if (editor.hasUnfinishedDrawing()) return notice('drawingNotFinished');
       if (!(await session.flush()) && !(await confirmUnsaved())) return;
+      warm(next.index);
       const end = go(direction);
       if (end) notice(end);
     },
-    [confirmUnsaved, editor, go, notice, peek, session],
+    [confirmUnsaved, editor, go, notice, peek, session, warm],
   );
 
-  const convertTests = async () => {
+  const convertTests = useLatestCallback(async () => {
     const imageId = session.image?.id;
     if (imageId === undefined) return;
     if (editor.hasUnfinishedDrawing()) return notice('drawingNotFinished');
@@ -116,7 +125,10 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
         onError: showError,
       },
     );
-  };
+  });
+  const onStep = useLatestCallback((direction: -1 | 1) => void stepTo(direction));
+  const retrySave = useLatestCallback(() => session.retry());
+  const saveMinArea = useLatestCallback((minArea: number) => saveSettings.mutate(minArea, { onError: showError }));
 
   const shown = session.image;
   return (
@@ -125,18 +137,18 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
         <Typography.Title level={4} style={{ margin: 0 }}>
           {t(`title.${mode}`)}
         </Typography.Title>
-        <SaveStatusView status={session.status} onRetry={session.retry} />
+        <SaveStatusView status={session.status} onRetry={retrySave} />
         <HelpButton onClick={guide.show} />
       </Space>
       <Toolbar editor={editor} state={state}>
         <ViewControls editor={editor} adjust={adjust} onAdjust={setAdjust} />
-        <MinAreaSetting value={state.minArea} saving={saveSettings.isPending} onSave={(v) => saveSettings.mutate(v, { onError: showError })} />
+        <MinAreaSetting value={state.minArea} saving={saveSettings.isPending} onSave={saveMinArea} />
         <TestResultsControls results={tests.data} shown={showTests} onShow={setShowTests} converting={convert.isPending} onConvert={convertTests} />
       </Toolbar>
       <Row gutter={12}>
         <Col xs={24} lg={18}>
           <Card size="small" className="loupe-mark-stage-card">
-            <NavigationBar nav={nav} onStep={(d) => void stepTo(d)} />
+            <NavigationBar nav={nav.state} onStep={onStep} />
             <div className="loupe-mark-stage" data-testid="mark-canvas">
               {shown ? (
                 <AnnotatorCanvas
@@ -171,10 +183,18 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
         </Col>
         <Col xs={24} lg={6}>
           <Card size="small" title={t('labels.title')} style={{ marginBottom: 12 }}>
-            <LabelPanel modelId={modelId} editor={editor} state={state} labels={labels.data ?? []} onCreated={activateLabel} />
+            <LabelPanel
+              modelId={modelId}
+              editor={editor}
+              shapes={state.shapes}
+              activeLabelId={state.activeLabelId}
+              hiddenLabelIds={state.hiddenLabelIds}
+              labels={labels.data ?? NO_LABELS}
+              onCreated={activateLabel}
+            />
           </Card>
           <Card size="small" title={t('props.title')}>
-            <PropertiesPanel editor={editor} state={state} />
+            <PropertiesPanel editor={editor} shapes={state.shapes} selectedIds={state.selectedIds} labels={state.labels} mode={state.mode} />
           </Card>
         </Col>
       </Row>

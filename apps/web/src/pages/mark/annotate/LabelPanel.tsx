@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { Button, Empty, Tooltip, Typography } from 'antd';
 import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import type { Editor } from '@loupe/annotator';
@@ -10,19 +10,24 @@ import type { PanelState } from './useEditorView';
 interface Props {
   modelId: string;
   editor: Editor;
-  state: PanelState;
+  shapes: PanelState['shapes'];
+  activeLabelId: PanelState['activeLabelId'];
+  hiddenLabelIds: PanelState['hiddenLabelIds'];
   labels: readonly LabelData[];
   onCreated: (label: LabelData) => void;
 }
 
-/** The model's labels: click (or keys 1–9) to draw with one, the eye to hide its shapes, counts on this image. */
-export function LabelPanel({ modelId, editor, state, labels, onCreated }: Props) {
+/**
+ * The model's labels: click (or keys 1–9) to draw with one, the eye to hide its shapes, counts on this image.
+ * Memoized on what it shows, so a selection, a tool change or a save does not render it.
+ */
+export const LabelPanel = memo(function LabelPanel({ modelId, editor, shapes, activeLabelId, hiddenLabelIds, labels, onCreated }: Props) {
   const { t } = useTranslation('mark');
   const counts = useMemo(() => {
     const map = new Map<number, number>();
-    for (const s of state.shapes) map.set(s.labelId, (map.get(s.labelId) ?? 0) + 1);
+    for (const s of shapes) map.set(s.labelId, (map.get(s.labelId) ?? 0) + 1);
     return map;
-  }, [state.shapes]);
+  }, [shapes]);
 
   return (
     <div data-testid="mark-labels">
@@ -30,8 +35,8 @@ export function LabelPanel({ modelId, editor, state, labels, onCreated }: Props)
       <div className="loupe-mark-label-list" role="listbox" aria-label={t('labels.title')}>
         {labels.map((label, i) => {
           const key = i < LabelingLimits.labelShortcutCount ? String(i + 1) : null;
-          const active = state.activeLabelId === label.id;
-          const hidden = state.hiddenLabelIds.has(label.id);
+          const active = activeLabelId === label.id;
+          const hidden = hiddenLabelIds.has(label.id);
           return (
             <div
               key={label.id}
@@ -74,4 +79,4 @@ export function LabelPanel({ modelId, editor, state, labels, onCreated }: Props)
       <NewLabelForm modelId={modelId} count={labels.length} onCreated={onCreated} />
     </div>
   );
-}
+});

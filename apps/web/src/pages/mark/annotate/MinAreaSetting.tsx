@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { InputNumber, Space, Tooltip, Typography } from 'antd';
 import { LabelingLimits } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
@@ -7,7 +7,7 @@ import { useTranslation } from '@/i18n';
  * The model's minimum annotation area (SPEC §5), image px². Saved when the field is left or Enter is pressed,
  * not per keystroke: typing 120 must not pass through a minimum of 1 and 12.
  */
-export function MinAreaSetting({ value, saving, onSave }: { value: number; saving: boolean; onSave: (minArea: number) => void }) {
+export const MinAreaSetting = memo(function MinAreaSetting({ value, saving, onSave }: { value: number; saving: boolean; onSave: (minArea: number) => void }) {
   const { t } = useTranslation('mark');
   const [draft, setDraft] = useState<number | null>(null);
   const commit = () => {
@@ -35,4 +35,4 @@ export function MinAreaSetting({ value, saving, onSave }: { value: number; savin
       </Space>
     </Tooltip>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { Empty, Input, Typography } from 'antd';
 import { measure, type Editor, type Shape } from '@loupe/annotator';
 import { LabelingLimits } from '@loupe/contracts';
@@ -75,11 +75,14 @@ function TextField({ editor, shape }: { editor: Editor; shape: Shape }) {
   );
 }
 
-export function PropertiesPanel({ editor, state }: { editor: Editor; state: PanelState }) {
+type PanelProps = { editor: Editor } & Pick<PanelState, 'shapes' | 'selectedIds' | 'labels' | 'mode'>;
+
+/** Memoized on what it shows: the page renders on every image switch and save. */
+export const PropertiesPanel = memo(function PropertiesPanel({ editor, shapes, selectedIds, labels, mode }: PanelProps) {
   const { t } = useTranslation('mark');
-  const selected = state.shapes.filter((s) => state.selectedIds.has(s.id));
+  const selected = selectedIds.size === 0 ? [] : shapes.filter((s) => selectedIds.has(s.id));
   const shape = selected.length === 1 ? selected[0]! : null;
-  const label = shape ? state.labels.find((l) => l.id === shape.labelId) : undefined;
+  const label = shape ? labels.find((l) => l.id === shape.labelId) : undefined;
   return (
     <div className="loupe-mark-props" data-testid="mark-props" data-count={selected.length}>
       {selected.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('props.none')} />}
@@ -90,10 +93,10 @@ export function PropertiesPanel({ editor, state }: { editor: Editor; state: Pane
             <span className="loupe-mark-swatch" style={{ background: label?.color, display: 'inline-block', marginInlineEnd: 6 }} />
             {label?.name ?? shape.labelId}
           </Typography.Text>
-          {state.mode === 'ocr' && <TextField key={`${shape.id}:${shape.geometry.text ?? ''}`} editor={editor} shape={shape} />}
+          {mode === 'ocr' && <TextField key={`${shape.id}:${shape.geometry.text ?? ''}`} editor={editor} shape={shape} />}
           <Measurements shape={shape} />
         </>
       )}
     </div>
   );
-}
+});

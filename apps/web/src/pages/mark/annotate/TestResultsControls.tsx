@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Button, Switch, Space, Tooltip } from 'antd';
 import { ImportOutlined } from '@ant-design/icons';
 import type { TestResultsData } from '@loupe/contracts';
@@ -15,7 +16,7 @@ interface Props {
  * The latest test's boxes on this image, drawn dashed, and their conversion to annotations. Convert stays
  * enabled outside the test split: the server's refusal ("not test data, cannot convert") says why.
  */
-export function TestResultsControls({ results, shown, onShow, converting, onConvert }: Props) {
+export const TestResultsControls = memo(function TestResultsControls({ results, shown, onShow, converting, onConvert }: Props) {
   const { t } = useTranslation('mark');
   const count = results?.results.length ?? 0;
   if (count === 0) return null;
@@ -36,4 +37,4 @@ export function TestResultsControls({ results, shown, onShow, converting, onConv
       </Tooltip>
     </Space>
   );
-}
+});

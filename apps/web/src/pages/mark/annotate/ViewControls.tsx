@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Button, Slider, Space, Tooltip, Typography } from 'antd';
 import { ExpandOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
 import { ZOOM_STEP, type Editor } from '@loupe/annotator';
@@ -52,7 +53,7 @@ function ZoomPercent({ editor }: { editor: Editor }) {
   );
 }
 
-export function ViewControls({ editor, adjust, onAdjust }: Props) {
+export const ViewControls = memo(function ViewControls({ editor, adjust, onAdjust }: Props) {
   const { t } = useTranslation('mark');
   const hint = useActionHint();
   return (
@@ -78,4 +79,4 @@ export function ViewControls({ editor, adjust, onAdjust }: Props) {
       <PercentSlider testId="mark-contrast" label={t('toolbar.contrast')} value={adjust.contrast} onChange={(contrast) => onAdjust({ ...adjust, contrast })} />
     </Space>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Editor, type EditorHost, type EditorMode, type LabelInfo } from '@loupe/annotator';
 import { LabelingLimits, type LabelData } from '@loupe/contracts';
 
@@ -38,8 +38,11 @@ export function useEditorLabels(editor: Editor, labels: readonly LabelData[] | u
     const infos: LabelInfo[] = labels.map(({ id, name, color }) => ({ id, name, color }));
     editor.setLabels(infos);
   }, [editor, labels]);
-  return ({ id, name, color }: LabelData) => {
-    if (!editor.state.labels.some((l) => l.id === id)) editor.setLabels([...editor.state.labels, { id, name, color }]);
-    editor.setActiveLabel(id);
-  };
+  return useCallback(
+    ({ id, name, color }: LabelData) => {
+      if (!editor.state.labels.some((l) => l.id === id)) editor.setLabels([...editor.state.labels, { id, name, color }]);
+      editor.setActiveLabel(id);
+    },
+    [editor],
+  );
 }

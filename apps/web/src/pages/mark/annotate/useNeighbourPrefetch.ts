@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ImageData } from '@loupe/contracts';
 import { withToken } from '@/pages/gallery/galleryApi';
 import { DecodedImages } from '../canvas/decodedImages';
@@ -12,24 +12,31 @@ const IDLE_TIMEOUT_MS = 300;
 
 export interface PrefetchStores {
   readonly images: DecodedImages;
-  /** null when prefetching is switched off: every image's annotations are then fetched when it opens. */
-  readonly annotations: AnnotationPrefetch | null;
+  readonly annotations: AnnotationPrefetch;
+  /** Off (a switch for measuring a cold open): neighbours are not fetched ahead, only the image stepped to. */
+  readonly neighbours: boolean;
 }
 
-/** The page's decoded images and prefetched annotations, released when the page goes. */
+/** The page's decoded images and fetched-ahead annotations, released when the page goes. */
 export function usePrefetchStores(): PrefetchStores {
-  const [stores] = useState<PrefetchStores>(() => ({
-    images: new DecodedImages(),
-    annotations: prefetchEnabled() ? new AnnotationPrefetch() : null,
-  }));
+  const [stores] = useState<PrefetchStores>(() => ({ images: new DecodedImages(), annotations: new AnnotationPrefetch(), neighbours: prefetchEnabled() }));
   useEffect(
     () => () => {
       stores.images.dispose();
-      stores.annotations?.clear();
+      stores.annotations.clear();
     },
     [stores],
   );
   return stores;
+}
+
+/**
+ * Starts an image's two loads: the image first, so the server begins streaming its bytes before it serializes
+ * the annotations (one Node process answers both; the other order delayed the image's first byte ~100 ms).
+ */
+function startLoading({ images, annotations }: PrefetchStores, modelId: string, image: ImageData): void {
+  void images.load(withToken(image.originalUrl)).catch(() => undefined);
+  annotations.prefetch(image.id, () => getAnnotations(modelId, image.id, { silent: true }));
 }
 
 interface Args extends PrefetchStores {
@@ -51,34 +58,42 @@ const whenIdle = (fn: () => void): (() => void) => {
 };
 
 /**
- * Makes an image switch wait for as little as possible. The chosen image's decode starts at once, in parallel
- * with its annotations (the canvas used to start it only after them). Once an image is on screen and the
- * browser is idle, its neighbours' annotations and decoded images are fetched, so paging opens them without a
- * request; the prefetch waits for the open image so it never competes with it.
+ * Makes an image switch wait for as little as possible. `warm(index)` starts the loads of the image a step goes
+ * to at the click, before the page re-renders for it (the session's effect then finds them under way); the
+ * chosen image's decode also starts as soon as it is chosen (the first image, a retry). Once an image is on
+ * screen and the browser is idle, its neighbours' annotations and decoded images are fetched, so paging opens
+ * them without a request; that waits for the open image so it never competes with it.
  */
-export function useNeighbourPrefetch({ modelId, chosen, shown, index, imageAt, images, annotations }: Args): void {
+export function useNeighbourPrefetch({ modelId, chosen, shown, index, imageAt, ...stores }: Args): (index: number) => void {
+  const { images, annotations, neighbours } = stores;
   const url = chosen ? withToken(chosen.originalUrl) : null;
   useEffect(() => {
     if (url) void images.load(url).catch(() => undefined);
   }, [images, url]);
 
   useEffect(() => {
-    if (!annotations || !shown) return;
+    if (!neighbours || !shown) return;
     let live = true;
     const cancel = whenIdle(() => {
-      void Promise.all(NEIGHBOURS.map((d) => imageAt(index + d).catch(() => null))).then((neighbours) => {
+      void Promise.all(NEIGHBOURS.map((d) => imageAt(index + d).catch(() => null))).then((found) => {
         if (!live) return;
-        const present = neighbours.filter((n): n is ImageData => n !== null);
+        const present = found.filter((n): n is ImageData => n !== null);
         annotations.keepOnly(present.map((n) => n.id));
-        for (const n of present) {
-          annotations.prefetch(n.id, () => getAnnotations(modelId, n.id, { silent: true }));
-          void images.load(withToken(n.originalUrl)).catch(() => undefined);
-        }
+        for (const n of present) startLoading({ images, annotations, neighbours }, modelId, n);
       });
     });
     return () => {
       live = false;
       cancel();
     };
-  }, [annotations, images, imageAt, index, modelId, shown]);
+  }, [annotations, images, imageAt, index, modelId, neighbours, shown]);
+
+  return useCallback(
+    (target: number) =>
+      void imageAt(target).then(
+        (image) => image && startLoading({ images, annotations, neighbours }, modelId, image),
+        () => undefined,
+      ),
+    [annotations, images, imageAt, modelId, neighbours],
+  );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type CSSProperties, type JSX } from 'react';
+import { memo, useEffect, useRef, useState, type CSSProperties, type JSX } from 'react';
 import type { Editor } from '@loupe/annotator';
 import type { Geometry } from '@loupe/contracts';
 import { DecodedImages } from './decodedImages';
@@ -33,7 +33,7 @@ const layerStyle: CSSProperties = { position: 'absolute', inset: 0, width: '100%
  * geometry lives in @loupe/annotator; drawing lives in CanvasRenderer, outside React, so a pointer move never
  * re-renders a component. Brightness and contrast change the image only, never the shape colours.
  */
-export function AnnotatorCanvas(props: AnnotatorCanvasProps): JSX.Element {
+export const AnnotatorCanvas = memo(function AnnotatorCanvas(props: AnnotatorCanvasProps): JSX.Element {
   const { editor, imageUrl, images: shared, brightness, contrast, testResults, showTestResults = false, onImageLoaded, className, keyboard = true } = props;
   const rootRef = useRef<HTMLDivElement>(null);
   const sceneRef = useRef<HTMLCanvasElement>(null);
@@ -93,4 +93,4 @@ export function AnnotatorCanvas(props: AnnotatorCanvasProps): JSX.Element {
       <canvas ref={overlayRef} style={layerStyle} />
     </div>
   );
-}
+});

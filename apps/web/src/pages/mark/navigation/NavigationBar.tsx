@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Button, Space, Tooltip, Typography } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from '@/i18n';
@@ -10,7 +11,7 @@ interface Props {
 }
 
 /** Previous/next, "n / total" and the image's file name. */
-export function NavigationBar({ nav, onStep }: Props) {
+export const NavigationBar = memo(function NavigationBar({ nav, onStep }: Props) {
   const { t } = useTranslation('mark');
   const { n, total } = positionOf(nav.image ? nav.index : null, nav.total);
   return (
@@ -33,4 +34,4 @@ export function NavigationBar({ nav, onStep }: Props) {
       </Typography.Text>
     </Space>
   );
-}
+});

@@ -105,5 +105,6 @@ export function useImageNavigator(modelId: string, startId: number | null, onErr
     [getPage],
   );
 
-  return { ...nav, peek, go, replaceImage, reload, imageAt };
+  // `state` keeps its identity between unrelated renders, for memoized views of it (NavigationBar).
+  return { ...nav, state: nav, peek, go, replaceImage, reload, imageAt };
 }

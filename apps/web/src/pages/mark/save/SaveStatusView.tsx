@@ -1,10 +1,11 @@
+import { memo } from 'react';
 import { Button, Space, Typography } from 'antd';
 import { CheckCircleOutlined, ExclamationCircleOutlined, LoadingOutlined } from '@ant-design/icons';
 import { useTranslation } from '@/i18n';
 import type { SaveStatus } from './saveQueue';
 
 /** "Saving…", "All changes saved" or "Not saved" with a retry (test id mark-save-status, data-status). */
-export function SaveStatusView({ status, onRetry }: { status: SaveStatus; onRetry?: () => void }) {
+export const SaveStatusView = memo(function SaveStatusView({ status, onRetry }: { status: SaveStatus; onRetry?: () => void }) {
   const { t } = useTranslation('mark');
   return (
     <Space size={4} data-testid="mark-save-status" data-status={status} aria-live="polite">
@@ -19,4 +20,4 @@ export function SaveStatusView({ status, onRetry }: { status: SaveStatus; onRetr
       )}
     </Space>
   );
-}
+});
