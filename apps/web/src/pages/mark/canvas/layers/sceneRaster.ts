@@ -188,9 +188,13 @@ function blit(ctx: CanvasRenderingContext2D, c: Cache, v: Viewport): boolean {
   const { plan } = c;
   const dpr = plan.dpr;
   // Where the cache's pixel (0,0) lands now, in device px: undo the render transform, apply the current one.
-  const x = (-plan.offX / plan.unit) * v.scale * dpr + v.tx * dpr;
-  const y = (-plan.offY / plan.unit) * v.scale * dpr + v.ty * dpr;
+  let x = (-plan.offX / plan.unit) * v.scale * dpr + v.tx * dpr;
+  let y = (-plan.offY / plan.unit) * v.scale * dpr + v.ty * dpr;
   const k = v.scale / plan.scale;
+  // A render for this very view lands on whole pixels up to rounding; missing that by 1e-12 made a zoomed view
+  // at rest re-render every SETTLE_MS forever.
+  const snap = (p: number) => (Math.abs(p - Math.round(p)) < 1e-6 ? Math.round(p) : p);
+  [x, y] = [snap(x), snap(y)];
   const exact = k === 1 && Number.isInteger(x) && Number.isInteger(y);
   ctx.imageSmoothingEnabled = !exact;
   ctx.drawImage(c.source, x, y, plan.w * k, plan.h * k);
