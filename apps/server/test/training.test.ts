@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelData, TrainingData, TrainingListData } from '@loupe/contracts';
 import { call, startApp, type TestApp } from './helper.js';
@@ -102,6 +105,13 @@ describe('a training on the real engine', () => {
     expect(r.code, r.message).toBe(0);
     expect(r.data.version).toBe('v2');
     await waitFor(t.app, token, s.model.id, r.data.id, (x) => x.status === 'training');
+    // Deleting a gallery image keeps the bytes the running snapshot trains on.
+    const victim = s.images[0]!;
+    const original = await t.app.inject({ method: 'GET', url: `/api/models/${s.model.id}/images/${victim}/original`, headers: { 'x-token': token } });
+    const sha = createHash('sha256').update(original.rawPayload).digest('hex');
+    const removed = await call(t.app, 'POST', `/api/models/${s.model.id}/images/delete`, { ids: [victim] }, { token });
+    expect(removed.code, removed.message).toBe(0);
+    expect(fs.existsSync(path.join(t.config.dataDir, 'blobs', sha.slice(0, 2), sha))).toBe(true);
     const stop = await call<TrainingData>(t.app, 'POST', `${trainingUrl(s.model.id, r.data.id)}/stop`, undefined, { token });
     expect(stop.code, stop.message).toBe(0);
     const done = await waitFor(t.app, token, s.model.id, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status));

@@ -161,7 +161,7 @@ export function imagesRepo(db: Kysely<DB>) {
     },
     blobsOfModel: async (modelId: number) =>
       (await db.selectFrom('images').select(['sha256', 'thumb_sha']).where('model_id', '=', modelId).execute()).flatMap((r) => [r.sha256, r.thumb_sha]),
-    /** Of the given blob keys, those no image row (any model, any account) refers to any more. */
+    /** Of the given blob keys, those no image row (any model, any account) and no training snapshot refers to any more. */
     async unreferenced(shas: string[]): Promise<string[]> {
       const unique = [...new Set(shas)];
       const used = new Set<string>();
@@ -173,6 +173,9 @@ export function imagesRepo(db: Kysely<DB>) {
           .where((eb) => eb.or([eb('sha256', 'in', part), eb('thumb_sha', 'in', part)]))
           .execute();
         for (const r of rows) used.add(r.sha256).add(r.thumb_sha);
+        // A training snapshot keeps the bytes it trains on after its gallery image is deleted.
+        const frozen = await db.selectFrom('snapshot_blobs').select('sha256').distinct().where('sha256', 'in', part).execute();
+        for (const r of frozen) used.add(r.sha256);
       }
       return unique.filter((s) => !used.has(s));
     },

@@ -236,6 +236,15 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .addUniqueConstraint('dataset_snapshots_model_hash_uq', ['model_id', 'content_hash'])
           .execute();
 
+        // The image blobs a snapshot trains on: a gallery delete must not remove bytes a snapshot still names.
+        await db.schema
+          .createTable('snapshot_blobs')
+          .addColumn('snapshot_id', 'integer', (c) => c.notNull().references('dataset_snapshots.id').onDelete('cascade'))
+          .addColumn('sha256', 'varchar(64)', (c) => c.notNull())
+          .addPrimaryKeyConstraint('snapshot_blobs_pk', ['snapshot_id', 'sha256'])
+          .execute();
+        await db.schema.createIndex('snapshot_blobs_sha_idx').on('snapshot_blobs').columns(['sha256']).execute();
+
         await withId(dialect, db.schema.createTable('trainings'))
           .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
           .addColumn('version', 'integer', (c) => c.notNull())

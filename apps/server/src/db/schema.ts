@@ -201,6 +201,11 @@ export interface JobsTable {
 }
 
 /** An immutable training dataset: the manifest blob never changes once written. */
+export interface SnapshotBlobsTable {
+  snapshot_id: number;
+  sha256: string;
+}
+
 export interface DatasetSnapshotsTable {
   id: Generated<number>;
   model_id: number;
@@ -252,6 +257,7 @@ export interface TrainingEpochsTable {
 export interface DB {
   jobs: JobsTable;
   dataset_snapshots: DatasetSnapshotsTable;
+  snapshot_blobs: SnapshotBlobsTable;
   trainings: TrainingsTable;
   training_epochs: TrainingEpochsTable;
   models: ModelsTable;

@@ -14,11 +14,17 @@ export function trainingsRepo(db: Kysely<DB>) {
       .selectAll('trainings')
       .select(['s.total_images', 's.image_count', 's.label_count']);
   return {
-    async insertSnapshot(d: Kysely<DB>, row: Insertable<DatasetSnapshotsTable>): Promise<number> {
+    /** `blobs`: the image blobs the snapshot names, kept from deletion while the snapshot exists. */
+    async insertSnapshot(d: Kysely<DB>, row: Insertable<DatasetSnapshotsTable>, blobs: readonly string[]): Promise<number> {
       // The same frozen content twice is one snapshot (unique model + hash).
       const same = await d.selectFrom('dataset_snapshots').select('id').where('model_id', '=', row.model_id).where('content_hash', '=', row.content_hash).executeTakeFirst();
       if (same) return same.id;
-      return (await d.insertInto('dataset_snapshots').values(row).returning('id').executeTakeFirstOrThrow()).id;
+      const id = (await d.insertInto('dataset_snapshots').values(row).returning('id').executeTakeFirstOrThrow()).id;
+      const unique = [...new Set(blobs)];
+      for (let i = 0; i < unique.length; i += 500) {
+        await d.insertInto('snapshot_blobs').values(unique.slice(i, i + 500).map((sha256) => ({ snapshot_id: id, sha256 }))).execute();
+      }
+      return id;
     },
     snapshot: (id: number) => db.selectFrom('dataset_snapshots').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
     async insert(d: Kysely<DB>, row: Insertable<TrainingsTable>): Promise<number> {

@@ -79,7 +79,7 @@ export async function startTraining(deps: Deps, user: User, model: Model, body: 
         annotation_count: frozen.counts.annotations,
         split_counts: JSON.stringify(frozen.counts.splits),
         created_at: now,
-      });
+      }, Object.values(frozen.blobs));
       const jobId = await deps.jobs.insert(trx, {
         kind: 'training',
         model_id: model.id,
