@@ -99,6 +99,9 @@ async function createLabels(page: Page, names: string[]): Promise<number[]> {
     const body = (await (await created).json()) as { code: number; message: string; data: { id: number } };
     expect(body.code, body.message).toBe(0);
     ids.push(body.data.id);
+    // The label shows in the list and the field is free for the next name.
+    await expect(page.getByTestId(`mark-label-${body.data.id}`)).toBeVisible();
+    await expect(page.getByTestId('mark-label-new-name')).toHaveValue('');
   }
   return ids;
 }

@@ -21,7 +21,8 @@ export function NewLabelForm({ modelId, count, onCreated }: { modelId: string; c
   const add = async ({ name }: { name: string }) => {
     try {
       const label = await create.mutateAsync({ name: name.trim(), color: nextColor(count) });
-      form.resetFields();
+      // Clear only what was sent: a user who already typed the next name while this one was saved keeps it.
+      if (form.getFieldValue('name') === name) form.resetFields();
       onCreated(label);
     } catch (e) {
       if (!isApiError(e) || !e.handled) form.setFields([{ name: 'name', errors: [e instanceof Error ? e.message : String(e)] }]);
