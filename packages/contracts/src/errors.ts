@@ -123,6 +123,13 @@ export const Errors = {
   ongoingTraining: def(40001, 409, 'ongoingTraining'),
   labelNeedsTrainValid: def(40002, 409, 'labelNeedsTrainValid', 'toMark'),
   trainingNotActive: def(40003, 409, 'trainingNotActive'),
+  ongoingTesting: def(40004, 409, 'ongoingTesting'),
+  testNotActive: def(40005, 409, 'testNotActive'),
+  parameterSaveFailed: def(40006, 400, 'parameterSaveFailed'),
+  parameterResetFailed: def(40007, 500, 'parameterResetFailed'),
+  exportFailed: def(40008, 400, 'exportFailed'),
+  trainingNotResumable: def(40009, 409, 'trainingNotResumable'),
+  packNotReady: def(40010, 409, 'packNotReady'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof Errors;

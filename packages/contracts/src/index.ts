@@ -7,3 +7,4 @@ export * from './models.js';
 export * from './datasets.js';
 export * from './labeling.js';
 export * from './training.js';
+export * from './delivery.js';

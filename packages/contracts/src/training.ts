@@ -198,6 +198,8 @@ export const TrainingData = Type.Object({
   /** Why it failed, in words the user can act on. */
   error: NullStr,
   hasWeights: Type.Boolean(),
+  /** Failed with its last epoch's checkpoint kept: POST …/resume continues from it (delivery.ts ResumePaths). */
+  resumable: Type.Boolean(),
 });
 export type TrainingData = Static<typeof TrainingData>;
 

@@ -1,5 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { DB, JobsTable } from './schema.js';
+import type { DB, JobKind, JobsTable } from './schema.js';
+
+export type { JobKind };
 
 export type Job = Selectable<JobsTable>;
 

@@ -278,6 +278,70 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0005_delivery': {
+      async up(db: Kysely<unknown>) {
+        // Saved /parameter values (only the keys the user set; JSON object).
+        await db.schema.alterTable('models').addColumn('parameters', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+        await db.schema.alterTable('models').addColumn('parameters_updated_at', 'bigint').execute();
+        await db.schema.alterTable('models').addColumn('test_id', 'integer').execute();
+        // A failed training whose last checkpoint is kept can resume (DATA_DIR/trainings/<id>).
+        await db.schema.alterTable('trainings').addColumn('resumable', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+
+        await withId(dialect, db.schema.createTable('test_runs'))
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('training_id', 'integer', (c) => c.notNull().references('trainings.id').onDelete('cascade'))
+          .addColumn('job_id', 'integer', (c) => c.references('jobs.id').onDelete('set null'))
+          .addColumn('status', 'varchar(16)', (c) => c.notNull())
+          .addColumn('source', 'varchar(16)', (c) => c.notNull())
+          .addColumn('settings', 'text', (c) => c.notNull())
+          .addColumn('image_count', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('done', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('tp', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('fp', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('fn', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('summary', 'text')
+          .addColumn('error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('started_at', 'bigint')
+          .addColumn('ended_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('test_runs_model_idx').on('test_runs').columns(['model_id', 'id']).execute();
+
+        // Per image of a run: the ground truth it was compared with and the counts (predictions are in test_predictions).
+        await db.schema
+          .createTable('test_run_images')
+          .addColumn('test_run_id', 'integer', (c) => c.notNull().references('test_runs.id').onDelete('cascade'))
+          .addColumn('image_id', 'integer', (c) => c.notNull().references('images.id').onDelete('cascade'))
+          .addColumn('predictions', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('tp', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('fp', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('fn', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('detail', 'text', (c) => c.notNull().defaultTo('{}'))
+          .addPrimaryKeyConstraint('test_run_images_pk', ['test_run_id', 'image_id'])
+          .execute();
+        await db.schema.alterTable('test_predictions').addColumn('test_run_id', 'integer').execute();
+
+        await withId(dialect, db.schema.createTable('model_packs'))
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('training_id', 'integer', (c) => c.notNull().references('trainings.id').onDelete('cascade'))
+          .addColumn('job_id', 'integer', (c) => c.references('jobs.id').onDelete('set null'))
+          .addColumn('kind', 'varchar(8)', (c) => c.notNull())
+          .addColumn('status', 'varchar(16)', (c) => c.notNull())
+          .addColumn('input_w', 'integer', (c) => c.notNull())
+          .addColumn('input_h', 'integer', (c) => c.notNull())
+          .addColumn('max_det', 'integer', (c) => c.notNull())
+          .addColumn('sdk_type', 'varchar(16)')
+          .addColumn('rotated', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('artifact_sha', 'varchar(64)')
+          .addColumn('file_name', 'varchar(200)')
+          .addColumn('bytes', 'bigint')
+          .addColumn('error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('ended_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('model_packs_model_idx').on('model_packs').columns(['model_id', 'kind', 'id']).execute();
+      },
+    },
   };
 }
 

@@ -114,6 +114,11 @@ export interface ModelsTable {
   data_version: Defaulted<number>;
   /** Smallest shape area a save accepts, image px². */
   min_annotation_area: Defaulted<number>;
+  /** Saved /parameter values: a JSON object of only the keys the user set. */
+  parameters: Defaulted<string>;
+  parameters_updated_at: Defaulted<Millis | null>;
+  /** The latest test run (like train_id for trainings). */
+  test_id: Defaulted<number | null>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -175,10 +180,12 @@ export interface TestPredictionsTable {
   label_id: number;
   geometry: string;
   confidence: number;
+  /** The run that wrote it (null for rows from before test runs existed). */
+  test_run_id: Defaulted<number | null>;
   created_at: Millis;
 }
 
-export type JobKind = 'training';
+export type JobKind = 'training' | 'test' | 'export';
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Durable work for the runner (payload/progress/error as JSON text). */
@@ -239,8 +246,63 @@ export interface TrainingsTable {
   /** JSON: blob hashes of the engine's outputs ({ best, results }). */
   artifacts: Defaulted<string>;
   error: string | null;
+  /** 1 when failed with its last checkpoint kept in DATA_DIR/trainings/<id>: it can resume. */
+  resumable: Defaulted<number>;
   created_at: Millis;
   started_at: Millis | null;
+  ended_at: Millis | null;
+}
+
+/** A test of one training on a set of images (SPEC §4 test states). settings/summary are JSON. */
+export interface TestRunsTable {
+  id: Generated<number>;
+  model_id: number;
+  training_id: number;
+  job_id: number | null;
+  status: TestStatus;
+  source: 'testSplit' | 'images';
+  settings: string;
+  image_count: Defaulted<number>;
+  done: Defaulted<number>;
+  tp: Defaulted<number>;
+  fp: Defaulted<number>;
+  fn: Defaulted<number>;
+  summary: string | null;
+  error: string | null;
+  created_at: Millis;
+  started_at: Millis | null;
+  ended_at: Millis | null;
+}
+
+/** One image of a test run: counts against its ground truth; `detail` is JSON (ground truth with matches). */
+export interface TestRunImagesTable {
+  test_run_id: number;
+  image_id: number;
+  predictions: Defaulted<number>;
+  tp: Defaulted<number>;
+  fp: Defaulted<number>;
+  fn: Defaulted<number>;
+  detail: Defaulted<string>;
+}
+
+/** An exported model (ONNX) or SDK ZIP (SPEC §3 export, §4 export states, §7 model pack). */
+export interface ModelPacksTable {
+  id: Generated<number>;
+  model_id: number;
+  training_id: number;
+  job_id: number | null;
+  kind: 'model' | 'sdk';
+  status: 'packing' | 'success' | 'failed';
+  input_w: number;
+  input_h: number;
+  max_det: number;
+  sdk_type: string | null;
+  rotated: Defaulted<number>;
+  artifact_sha: string | null;
+  file_name: string | null;
+  bytes: number | null;
+  error: string | null;
+  created_at: Millis;
   ended_at: Millis | null;
 }
 
@@ -260,6 +322,9 @@ export interface DB {
   snapshot_blobs: SnapshotBlobsTable;
   trainings: TrainingsTable;
   training_epochs: TrainingEpochsTable;
+  test_runs: TestRunsTable;
+  test_run_images: TestRunImagesTable;
+  model_packs: ModelPacksTable;
   models: ModelsTable;
   test_predictions: TestPredictionsTable;
   labels: LabelsTable;

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Job } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
-import { setTrainingStatus } from '../services/training/state.js';
 import type { EngineRun } from './engine.js';
-import { runTrainingJob, SHUTDOWN_REASON } from './training-job.js';
+import { JOB_HANDLERS } from './handlers.js';
+import { SHUTDOWN_REASON } from './training-job.js';
 
 /** How often a running job proves it is alive and looks for a stop asked by another process. */
 const HEARTBEAT_MS = 2000;
@@ -49,7 +49,9 @@ export function createRunner(deps: Deps) {
     try {
       await fs.promises.rm(workDir, { recursive: true, force: true });
       await fs.promises.mkdir(workDir, { recursive: true });
-      await runTrainingJob(deps, job, {
+      const handler = JOB_HANDLERS[job.kind];
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler.run(deps, job, {
         workDir,
         onStart: (run) => {
           entry.run = run;
@@ -60,8 +62,7 @@ export function createRunner(deps: Deps) {
       });
     } catch (e) {
       deps.log.error(e, `job ${job.id} failed`);
-      const t = await deps.trainings.byJob(job.id).catch(() => undefined);
-      if (t) await setTrainingStatus(deps, t.id, 'failed', `the runner failed: ${(e as Error).message}`).catch(() => undefined);
+      await JOB_HANDLERS[job.kind]?.fail(deps, job, `the runner failed: ${(e as Error).message}`).catch(() => undefined);
     } finally {
       clearInterval(beat);
       running.delete(job.id);
@@ -98,8 +99,7 @@ export function createRunner(deps: Deps) {
     async start(): Promise<void> {
       const orphans = await deps.jobs.failRunning(SHUTDOWN_REASON, deps.now());
       for (const job of orphans) {
-        const t = await deps.trainings.byJob(job.id);
-        if (t) await setTrainingStatus(deps, t.id, 'failed', SHUTDOWN_REASON);
+        await JOB_HANDLERS[job.kind]?.fail(deps, job, SHUTDOWN_REASON);
         await fs.promises.rm(path.join(workRoot, String(job.id)), { recursive: true, force: true });
       }
       kick();

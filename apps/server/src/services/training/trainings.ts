@@ -38,6 +38,7 @@ export function trainingView(t: TrainingRow): TrainingData {
     summary,
     error: t.error,
     hasWeights: 'best' in (JSON.parse(t.artifacts) as Record<string, string>),
+    resumable: t.status === 'failed' && t.resumable === 1,
   };
 }
 

@@ -1,0 +1,25 @@
+import type { Job, JobKind } from '../db/jobs.js';
+import type { Deps } from '../services/deps.js';
+import { setTrainingStatus } from '../services/training/state.js';
+import type { JobContext } from './training-job.js';
+import { runTrainingJob } from './training-job.js';
+
+/** How the runner runs one kind of job and records its end when the job cannot (crash, dead server). */
+export interface JobHandler {
+  run(deps: Deps, job: Job, ctx: JobContext): Promise<void>;
+  /** Marks the job's subject (training, test run, pack) failed with `reason`. */
+  fail(deps: Deps, job: Job, reason: string): Promise<void>;
+}
+
+const training: JobHandler = {
+  run: runTrainingJob,
+  async fail(deps, job, reason) {
+    const t = await deps.trainings.byJob(job.id);
+    if (t) await setTrainingStatus(deps, t.id, 'failed', reason);
+  },
+};
+
+/** One handler per job kind; the runner dispatches on jobs.kind. */
+export const JOB_HANDLERS: Partial<Record<JobKind, JobHandler>> = {
+  training,
+};
