@@ -37,7 +37,8 @@ class C2f(nn.Module):
         self.m = nn.ModuleList(Bottleneck(self.c, shortcut) for _ in range(n))
 
     def forward(self, x):
-        y = list(self.cv1(x).chunk(2, 1))
+        # split with explicit sizes, not chunk: OpenCV DNN (4.6) cannot load the Split that chunk exports
+        y = list(self.cv1(x).split((self.c, self.c), 1))
         for m in self.m:
             y.append(m(y[-1]))
         return self.cv2(torch.cat(y, 1))
