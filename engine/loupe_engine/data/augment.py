@@ -33,9 +33,12 @@ def resize_long(img, pts, size):
     return img, pts * r
 
 
-def mosaic4(samples, s):
-    """samples: 4 (img, cls, pts) at long side s. Returns a 2s x 2s canvas joined at a random centre."""
-    canvas = np.full((2 * s, 2 * s, 3), PAD, np.uint8)
+def mosaic4(samples, s, pad=PAD):
+    """samples: 4 (img, cls, pts) at long side s. Returns a 2s x 2s canvas joined at a random centre.
+    Images may carry extra channels (segmentation stacks its label maps on the image); `pad` is one value or
+    one per channel."""
+    canvas = np.empty((2 * s, 2 * s, samples[0][0].shape[2]), np.uint8)
+    canvas[:] = pad
     xc, yc = (int(random.uniform(0.5 * s, 1.5 * s)) for _ in range(2))
     cls_all, pts_all = [], []
     for i, (img, cls, pts) in enumerate(samples):
@@ -62,6 +65,22 @@ def random_affine(img, pts, out_wh, centre, extent, cfg):
     """Rotate/scale/shear/perspective/translate around `centre`, writing an out_wh image. `extent` is the size
     of the content around the centre; when the output is smaller (training tiles) the window moves randomly
     inside it so every part of the image is seen."""
+    M = affine_matrix(out_wh, centre, extent, cfg)
+    ow, oh = out_wh
+    if cfg.perspective:
+        img = cv2.warpPerspective(img, M, dsize=(ow, oh), borderValue=(PAD, PAD, PAD))
+    else:
+        img = cv2.warpAffine(img, M[:2], dsize=(ow, oh), borderValue=(PAD, PAD, PAD))
+    n = len(pts)
+    if n:
+        xy = np.concatenate([pts.reshape(-1, 2), np.ones((n * 4, 1))], 1) @ M.T
+        xy = xy[:, :2] / xy[:, 2:3] if cfg.perspective else xy[:, :2]
+        pts = xy.reshape(n, 4, 2).astype(np.float32)
+    return img, pts
+
+
+def affine_matrix(out_wh, centre, extent, cfg):
+    """The random 3x3 transform of random_affine; segmentation warps its label maps with the same matrix."""
     ow, oh = out_wh
     jx = max(0.0, extent[0] - ow) / 2
     jy = max(0.0, extent[1] - oh) / 2
@@ -81,17 +100,7 @@ def random_affine(img, pts, out_wh, centre, extent, cfg):
     T = np.eye(3)
     T[0, 2] = ow / 2 + random.uniform(-cfg.translate, cfg.translate) * ow
     T[1, 2] = oh / 2 + random.uniform(-cfg.translate, cfg.translate) * oh
-    M = T @ S @ R @ Pm @ C
-    if cfg.perspective:
-        img = cv2.warpPerspective(img, M, dsize=(ow, oh), borderValue=(PAD, PAD, PAD))
-    else:
-        img = cv2.warpAffine(img, M[:2], dsize=(ow, oh), borderValue=(PAD, PAD, PAD))
-    n = len(pts)
-    if n:
-        xy = np.concatenate([pts.reshape(-1, 2), np.ones((n * 4, 1))], 1) @ M.T
-        xy = xy[:, :2] / xy[:, 2:3] if cfg.perspective else xy[:, :2]
-        pts = xy.reshape(n, 4, 2).astype(np.float32)
-    return img, pts
+    return T @ S @ R @ Pm @ C
 
 
 def filter_boxes(cls, pts, w, h, rotated, min_size=2.0, min_visible=0.3):

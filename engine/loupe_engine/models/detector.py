@@ -6,31 +6,20 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from loupe_engine.models.blocks import C2f, SPPF, Conv
+from loupe_engine.models.backbone import SIZES, channels, csp_backbone, depth, run_backbone
+from loupe_engine.models.blocks import C2f, Conv
 
-# size: (depth multiple, width multiple, max channels[, head width]). p (pico) is the CPU-budget size: channels
-# 8/16/32/64/128, one bottleneck per C2f and 32-channel heads, so the stride-8 head (where small objects live)
-# stays cheap (~2x n's training images/s on 2 cores); same layers, heads, loss, assignment and export path.
-SIZES = {"p": (0.2, 0.125, 128, 32), "n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m": (0.67, 0.75, 768)}
 REG_MAX = 16
 
 
 class Detector(nn.Module):
     def __init__(self, nc, size="n", rotated=False, dropout=0.0, imgsz=640):
         super().__init__()
-        d, w, mc = SIZES[size][:3]
         head = SIZES[size][3] if len(SIZES[size]) > 3 else 0
-        ch = [min(int(c * w), mc) for c in (64, 128, 256, 512, 1024)]
-        ch = [max(8, int(math.ceil(c / 8) * 8)) for c in ch]
-        n = lambda k: max(round(k * d), 1)  # noqa: E731
+        ch, n = channels(size), depth(size)
         self.nc, self.size, self.rotated = nc, size, rotated
         self.stride = torch.tensor([8.0, 16.0, 32.0])
-        # backbone: index i is "layer i" for freeze=N
-        self.backbone = nn.ModuleList([
-            Conv(3, ch[0], 3, 2), Conv(ch[0], ch[1], 3, 2), C2f(ch[1], ch[1], n(3), True),
-            Conv(ch[1], ch[2], 3, 2), C2f(ch[2], ch[2], n(6), True),
-            Conv(ch[2], ch[3], 3, 2), C2f(ch[3], ch[3], n(6), True),
-            Conv(ch[3], ch[4], 3, 2), C2f(ch[4], ch[4], n(3), True), SPPF(ch[4], ch[4])])
+        self.backbone = csp_backbone(size)  # index i is "layer i" for freeze=N
         self.top4 = C2f(ch[4] + ch[3], ch[3], n(3))
         self.top3 = C2f(ch[3] + ch[2], ch[2], n(3))
         self.down3 = Conv(ch[2], ch[2], 3, 2)
@@ -60,10 +49,7 @@ class Detector(nn.Module):
     def forward(self, x):
         """Raw outputs flattened over all anchors: box (B, 4*REG_MAX, A), cls (B, nc, A), [ang (B, 1, A)],
         plus the feature-map shapes needed to rebuild anchor points."""
-        y = []
-        for m in self.backbone:
-            x = m(x)
-            y.append(x)
+        y = run_backbone(self.backbone, x)
         p3, p4, p5 = y[4], y[6], y[9]
         t4 = self.top4(torch.cat([F.interpolate(p5, scale_factor=2.0, mode="nearest"), p4], 1))
         n3 = self.top3(torch.cat([F.interpolate(t4, scale_factor=2.0, mode="nearest"), p3], 1))

@@ -1,6 +1,6 @@
 """The training loop every task shares: optimiser, warm-up and schedule, EMA, time budget, early stop,
 checkpoints every epoch (resumable after a crash) and SIGTERM. Tasks fill in the hooks
-`build_data`, `get_model`, `get_loss` and `validate`; progress leaves through `callbacks`."""
+`build_data`, `get_model`, `get_loss`, `validate` and `fitness`; progress leaves through `callbacks`."""
 import copy
 import math
 import os
@@ -37,6 +37,8 @@ class ModelEMA:
 
 
 class BaseTrainer:
+    loss_names = ("box", "cls", "dfl")  # the parts the task's criterion returns, in order
+
     def __init__(self, cfg, out_dir, callbacks=None, max_seconds=None, resume=False):
         self.cfg, self.out, self.resume = cfg, out_dir, resume
         self.callbacks = callbacks or {}
@@ -58,6 +60,10 @@ class BaseTrainer:
         raise NotImplementedError
 
     def validate(self, model, final=False):
+        raise NotImplementedError
+
+    def fitness(self, metrics):
+        """One number from validation metrics; best.pt and patience follow it."""
         raise NotImplementedError
 
     def fire(self, name, **kw):
@@ -166,7 +172,7 @@ class BaseTrainer:
                 if i < cfg.freeze:
                     m.eval()  # frozen layers keep their batch-norm statistics
             t_ep, t_data, t_step = time.time(), 0.0, 0.0
-            loss_sum, seen = torch.zeros(3), 0
+            loss_sum, seen = torch.zeros(len(self.loss_names)), 0
             tl = time.time()
             for bi, (imgs, targets, _) in enumerate(self.train_loader):
                 t_data += time.time() - tl
@@ -208,11 +214,11 @@ class BaseTrainer:
             self.train_time = getattr(self, "train_time", 0.0) + train_s
             tv = time.time()
             metrics = {"loss": float(loss_sum.sum() / max(bi + 1, 1)),
-                       **{f"loss_{k}": float(v / max(bi + 1, 1)) for k, v in zip(("box", "cls", "dfl"), loss_sum)},
+                       **{f"loss_{k}": float(v / max(bi + 1, 1)) for k, v in zip(self.loss_names, loss_sum)},
                        "lr": float(opt.param_groups[1]["lr"]), "img_per_s": seen / max(train_s, 1e-6)}
             if cfg.val:
                 metrics.update(self.validate(ema.ema, final=False))
-                fit = 0.1 * metrics["mAP50"] + 0.9 * metrics["mAP50_95"]
+                fit = self.fitness(metrics)
             else:
                 fit = epoch  # without validation the latest weights are the best we know
             if cfg.profile:
@@ -259,6 +265,40 @@ class BaseTrainer:
         self.best_epoch, self.total_epochs, self.stop_reason = best_epoch + 1, epoch, stop_reason
         self.elapsed = time.time() - t_start
         return history
+
+    # ---- helpers the tasks share
+    def take_fraction(self, records):
+        """`fraction` < 1: a seeded random share of the training images."""
+        if self.cfg.fraction >= 1:
+            return records
+        records = list(records)
+        random.Random(self.seed).shuffle(records)
+        return records[:max(1, round(len(records) * self.cfg.fraction))]
+
+    def auto_batch(self, n_train, size):
+        """batch=-1: 16 up to 640 px, 8 up to 1280, else 2; at most a quarter of the training images."""
+        batch = self.cfg.batch
+        if batch < 0:
+            batch = 16 if size <= 640 else (8 if size <= 1280 else 2)
+            batch = max(2, min(batch, n_train // 4 or 2))
+            log(f"batch auto -> {batch}")
+        return batch
+
+    def load_pretrained(self, model):
+        """`pretrained`: copy every tensor whose name and shape match from a Loupe checkpoint (any task, so a
+        detector's backbone can start a classifier); nothing is ever downloaded."""
+        path = self.cfg.pretrained
+        if not path:
+            return model
+        if not os.path.isfile(path):
+            raise EngineError("pretrained_missing", f"pretrained checkpoint not found: {path} "
+                              "(no weights are downloaded; give a Loupe .pt file)")
+        sd = torch.load(path, map_location="cpu")["model"]
+        own = model.state_dict()
+        ok = {k: v for k, v in sd.items() if k in own and own[k].shape == v.shape}
+        model.load_state_dict(ok, strict=False)
+        log(f"pretrained: {len(ok)}/{len(own)} tensors loaded from {path}")
+        return model
 
     def set_epoch(self, epoch):
         """Per-epoch data switches (close_mosaic)."""

@@ -1,5 +1,4 @@
 """Detection trainer for axis-aligned (detect) and rotated (obb) boxes."""
-import os
 import random
 
 import numpy as np
@@ -35,10 +34,7 @@ class DetectTrainer(BaseTrainer):
             val, _, _ = load_coco(self.data, self.images, self.task, names=names, split=("val",), need_boxes=False)
             if val is train or not val:
                 raise EngineError("no_validation_set", "give --val or mark images with split 'val'")
-        if cfg.fraction < 1:
-            rng = random.Random(self.seed)
-            rng.shuffle(train)
-            train = train[:max(1, round(len(train) * cfg.fraction))]
+        train = self.take_fraction(train)
         if cfg.single_cls:
             names = ["object"]
             for r in train + val:
@@ -47,12 +43,7 @@ class DetectTrainer(BaseTrainer):
         check_images(val, keep=sum(r["width"] * r["height"] * 3 for r in val) < RAM_BUDGET)
         self.names, self.train_records, self.val_records = names, train, val
         out = cfg.crop or cfg.imgsz
-        batch = cfg.batch
-        if batch < 0:
-            batch = 16 if out <= 640 else (8 if out <= 1280 else 2)
-            batch = max(2, min(batch, len(train) // 4 or 2))
-            log(f"batch auto -> {batch}")
-        self.batch = batch
+        self.batch = batch = self.auto_batch(len(train), out)
         if cfg.rect:
             self.train_set = RectTrainSet(train, cfg, self.rotated, batch)
         else:
@@ -67,17 +58,7 @@ class DetectTrainer(BaseTrainer):
 
     def get_model(self):
         cfg = self.cfg
-        model = Detector(len(self.names), cfg.model, self.rotated, cfg.dropout)
-        if cfg.pretrained:
-            if not os.path.isfile(cfg.pretrained):
-                raise EngineError("pretrained_missing", f"pretrained checkpoint not found: {cfg.pretrained} "
-                                  "(no weights are downloaded; give a Loupe .pt file)")
-            sd = torch.load(cfg.pretrained, map_location="cpu")["model"]
-            own = model.state_dict()
-            ok = {k: v for k, v in sd.items() if k in own and own[k].shape == v.shape}
-            model.load_state_dict(ok, strict=False)
-            log(f"pretrained: {len(ok)}/{len(own)} tensors loaded from {cfg.pretrained}")
-        return model
+        return self.load_pretrained(Detector(len(self.names), cfg.model, self.rotated, cfg.dropout))
 
     def get_loss(self, model):
         self.criterion = DetectionLoss(model, self.cfg)
@@ -106,6 +87,9 @@ class DetectTrainer(BaseTrainer):
     def validate(self, model, final=False):
         records = self.val_records if final else self.val_quick
         return evaluate(model, records, self.names, self.cfg.imgsz, self.rotated, criterion=self.criterion)
+
+    def fitness(self, metrics):
+        return 0.1 * metrics["mAP50"] + 0.9 * metrics["mAP50_95"]
 
     def meta(self):
         return {"task": self.task, "names": self.names, "size": self.cfg.model, "imgsz": self.cfg.imgsz,
