@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { TestStatuses } from './models.js';
+import { TestStatuses, type TestStatus } from './models.js';
 
 /**
  * What follows a training (SPEC §2 /parameter, /test, /testImage, /download/*; §3 test settings, export,
@@ -44,6 +44,9 @@ export const TestPaths = {
   images: '/api/models/:modelId/tests/:testId/images',
 } as const;
 
+export const TestParamsPath = Type.Object({ modelId: Type.Integer({ minimum: 1 }), testId: Type.Integer({ minimum: 1 }) });
+export type TestParamsPath = Static<typeof TestParamsPath>;
+
 /** SPEC §3 test settings. */
 export const TestSettings = Type.Object({
   conf: Type.Number({ minimum: 0, maximum: 1, default: 0.25 }),
@@ -57,6 +60,7 @@ export const TestSettingsDefaults: TestSettings = { conf: 0.25, iou: 0.7, half: 
 
 /** Which images: the test split, or chosen images (e.g. ones uploaded for testing at /testImage). */
 export const TestSources = ['testSplit', 'images'] as const;
+export type TestSource = (typeof TestSources)[number];
 export const TestStartBody = Type.Object({
   /** A succeeded training of this model; default: the latest succeeded one. */
   trainingId: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -93,6 +97,7 @@ export const TestRunListData = Type.Object({ items: Type.Array(TestRunData), tot
 export type TestRunListData = Static<typeof TestRunListData>;
 
 export const TestImageFilters = ['all', 'withResults', 'noResults', 'errors'] as const;
+export type TestImageFilter = (typeof TestImageFilters)[number];
 export const TestImagesQuery = Type.Object({
   filter: Type.Optional(Type.Enum(TestImageFilters)),
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
@@ -130,6 +135,11 @@ export interface TestProgressEvent {
   phase: 'queued' | 'preparing' | 'testing';
   done: number;
   total: number;
+}
+/** SSE `state` of a test: sent on connect and on every change; the stream ends after a terminal one. */
+export interface TestStateEvent {
+  status: TestStatus;
+  error: string | null;
 }
 
 // ---------------------------------------------------------------------------------------------------------
