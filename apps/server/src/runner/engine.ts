@@ -55,3 +55,8 @@ export function runEngine(command: string[], args: string[], opts: { cwd: string
   });
   return { child, exited, tail: () => stderr.slice(-5).join('\n') };
 }
+
+/** The engine's environment: our engine/ on PYTHONPATH, idle OpenMP threads that yield the cores, unbuffered lines. */
+export function engineEnv(pythonPath: string): NodeJS.ProcessEnv {
+  return { ...process.env, PYTHONPATH: pythonPath, OMP_WAIT_POLICY: 'PASSIVE', PYTHONUNBUFFERED: '1' };
+}
