@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Geometry, Split } from '@loupe/contracts';
 import { fail } from '../../errors.js';
+import type { Image } from '../../db/images.js';
 import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 import { boundsOf, round, toExportable } from '../formats/types.js';
@@ -9,7 +10,8 @@ import { boundsOf, round, toExportable } from '../formats/types.js';
 const ENGINE_SPLIT: Record<Exclude<Split, 'none'>, string> = { train: 'train', valid: 'val', test: 'test' };
 
 export interface CocoManifest {
-  images: { id: number; file_name: string; width: number; height: number; split: string }[];
+  /** `split` is absent for an image in no split (one chosen for a test). */
+  images: { id: number; file_name: string; width: number; height: number; split?: string }[];
   categories: { id: number; name: string }[];
   annotations: { id: number; image_id: number; category_id: number; bbox: number[]; area: number; iscrowd: 0; segmentation: number[][]; rbox?: number[]; text?: string }[];
 }
@@ -54,35 +56,7 @@ export async function freezeDataset(deps: Deps, model: Model): Promise<FrozenDat
     if (s.train.size === 0 || s.valid.size === 0) fail('labelNeedsTrainValid', { label: l.name, train: s.train.size, valid: s.valid.size });
   }
 
-  const category = new Map(used.map((l, i) => [l.id, i + 1]));
-  const blobs: Record<string, string> = {};
-  const manifest: CocoManifest = {
-    images: images.map((img) => {
-      const file = `${img.sha256}.${img.kind}`;
-      blobs[file] = img.sha256;
-      return { id: img.id, file_name: file, width: img.width, height: img.height, split: ENGINE_SPLIT[img.split as Exclude<Split, 'none'>] };
-    }),
-    categories: used.map((l) => ({ id: category.get(l.id)!, name: l.name })),
-    annotations: [],
-  };
-  let hasRotated = false;
-  for (const a of annotations) {
-    const g = JSON.parse(a.geometry) as Geometry;
-    const flat = toExportable(g);
-    const b = boundsOf(flat);
-    manifest.annotations.push({
-      id: a.id,
-      image_id: a.image_id,
-      category_id: category.get(a.label_id)!,
-      bbox: [round(b.x1), round(b.y1), round(b.x2 - b.x1), round(b.y2 - b.y1)],
-      area: round((b.x2 - b.x1) * (b.y2 - b.y1)),
-      iscrowd: 0,
-      segmentation: flat.kind === 'polygon' ? [flat.points.flatMap(([x, y]) => [round(x), round(y)])] : [],
-      ...(g.kind === 'rbox' ? { rbox: [g.cx, g.cy, g.w, g.h, g.angle].map((v) => round(v)) } : {}),
-      ...(g.text !== undefined ? { text: g.text } : {}),
-    });
-    if (g.kind === 'rbox') hasRotated = true;
-  }
+  const { manifest, blobs, hasRotated } = cocoManifest(images, annotations, used.map((l, i) => ({ id: i + 1, name: l.name, labelId: l.id })));
   const json = Buffer.from(JSON.stringify(manifest));
   const splits: Record<string, number> = { train: 0, valid: 0, test: 0 };
   for (const img of images) splits[img.split] = (splits[img.split] ?? 0) + 1;
@@ -94,4 +68,55 @@ export async function freezeDataset(deps: Deps, model: Model): Promise<FrozenDat
     hasRotated,
     counts: { images: images.length, total: all.length, labels: used.length, annotations: annotations.length, splits },
   };
+}
+
+/** A category of the manifest and the label it stands for. */
+export interface CocoCategory {
+  id: number;
+  name: string;
+  labelId: number;
+}
+
+/**
+ * The engine's COCO manifest of `images` with their `annotations` (current rows): images named by blob hash,
+ * each shape as its bbox, polygon and rotated box; annotations of labels outside `categories` are left out.
+ * Trainings freeze it; tests write one with the training's categories as ground truth.
+ */
+export function cocoManifest(
+  images: readonly Image[],
+  annotations: readonly { id: number; image_id: number; label_id: number; geometry: string }[],
+  categories: readonly CocoCategory[],
+): { manifest: CocoManifest; blobs: Record<string, string>; hasRotated: boolean } {
+  const category = new Map(categories.map((c) => [c.labelId, c.id]));
+  const blobs: Record<string, string> = {};
+  const manifest: CocoManifest = {
+    images: images.map((img) => {
+      const file = `${img.sha256}.${img.kind}`;
+      blobs[file] = img.sha256;
+      return { id: img.id, file_name: file, width: img.width, height: img.height, ...(img.split !== 'none' ? { split: ENGINE_SPLIT[img.split] } : {}) };
+    }),
+    categories: categories.map((c) => ({ id: c.id, name: c.name })),
+    annotations: [],
+  };
+  let hasRotated = false;
+  for (const a of annotations) {
+    const categoryId = category.get(a.label_id);
+    if (categoryId === undefined) continue;
+    const g = JSON.parse(a.geometry) as Geometry;
+    const flat = toExportable(g);
+    const b = boundsOf(flat);
+    manifest.annotations.push({
+      id: a.id,
+      image_id: a.image_id,
+      category_id: categoryId,
+      bbox: [round(b.x1), round(b.y1), round(b.x2 - b.x1), round(b.y2 - b.y1)],
+      area: round((b.x2 - b.x1) * (b.y2 - b.y1)),
+      iscrowd: 0,
+      segmentation: flat.kind === 'polygon' ? [flat.points.flatMap(([x, y]) => [round(x), round(y)])] : [],
+      ...(g.kind === 'rbox' ? { rbox: [g.cx, g.cy, g.w, g.h, g.angle].map((v) => round(v)) } : {}),
+      ...(g.text !== undefined ? { text: g.text } : {}),
+    });
+    if (g.kind === 'rbox') hasRotated = true;
+  }
+  return { manifest, blobs, hasRotated };
 }
