@@ -25,7 +25,8 @@ import { annotationsRepo } from './db/annotations.js';
 import { testPredictionsRepo } from './db/test-predictions.js';
 import { jobsRepo } from './db/jobs.js';
 import { trainingsRepo } from './db/trainings.js';
-import { trainingBus } from './runner/bus.js';
+import { testRunsRepo } from './db/test-runs.js';
+import { testBus, trainingBus } from './runner/bus.js';
 import { createRunner, type Runner } from './runner/runner.js';
 import { fsBlobStore } from './adapters/blob-store.js';
 import { outboxMailer, smtpMailer } from './adapters/mailer.js';
@@ -47,6 +48,7 @@ import { uploadRoutes } from './routes/uploads.js';
 import { labelRoutes } from './routes/labels.js';
 import { labelingRoutes } from './routes/labeling.js';
 import { trainingRoutes } from './routes/trainings.js';
+import { testRoutes } from './routes/tests.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -100,6 +102,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // The runner needs deps and deps need the queue: bound just below, before anything can queue.
     queue: { kick: () => runner.kick(), cancel: (id) => runner.cancel(id) },
     trainingEvents: trainingBus(),
+    testRuns: testRunsRepo(db),
+    testEvents: testBus(),
     hasher: argon2Hasher(config.passwordHashing),
     now,
     log: {
@@ -150,6 +154,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(labelRoutes(deps));
   await app.register(labelingRoutes(deps));
   await app.register(trainingRoutes(deps));
+  await app.register(testRoutes(deps));
 
   const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });

@@ -77,3 +77,13 @@ export function parseSse(body: string): SseEvent[] {
       return e;
     });
 }
+
+/** labeledStudio after one TINY training that succeeded: what the test page starts from. */
+export async function trainedStudio(app: FastifyInstance, token: string, opts: { count?: number } = {}): Promise<Studio & { trainingId: number }> {
+  const s = await labeledStudio(app, token, opts);
+  const r = await start(app, token, s.model.id);
+  expect(r.code, r.message).toBe(0);
+  const done = await waitFor(app, token, s.model.id, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status));
+  expect(done.status, done.error ?? '').toBe('succeeded');
+  return { ...s, trainingId: r.data.id };
+}

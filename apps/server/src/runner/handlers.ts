@@ -1,8 +1,10 @@
 import type { Job, JobKind } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
 import { setTrainingStatus } from '../services/training/state.js';
+import { setTestStatus, TEST_SHUTDOWN_REASON } from '../services/testing/state.js';
+import { runTestJob } from './test-job.js';
 import type { JobContext } from './training-job.js';
-import { runTrainingJob } from './training-job.js';
+import { runTrainingJob, SHUTDOWN_REASON } from './training-job.js';
 
 /** How the runner runs one kind of job and records its end when the job cannot (crash, dead server). */
 export interface JobHandler {
@@ -19,7 +21,17 @@ const training: JobHandler = {
   },
 };
 
+const test: JobHandler = {
+  run: runTestJob,
+  async fail(deps, job, reason) {
+    const r = await deps.testRuns.byJob(job.id);
+    // The runner's shutdown reason speaks of a training.
+    if (r) await setTestStatus(deps, r.id, 'failed', reason === SHUTDOWN_REASON ? TEST_SHUTDOWN_REASON : reason);
+  },
+};
+
 /** One handler per job kind; the runner dispatches on jobs.kind. */
 export const JOB_HANDLERS: Partial<Record<JobKind, JobHandler>> = {
   training,
+  test,
 };

@@ -16,7 +16,8 @@ import type { AnnotationsRepo } from '../db/annotations.js';
 import type { TestPredictionsRepo } from '../db/test-predictions.js';
 import type { JobsRepo } from '../db/jobs.js';
 import type { TrainingsRepo } from '../db/trainings.js';
-import type { TrainingBus } from '../runner/bus.js';
+import type { TestRunsRepo } from '../db/test-runs.js';
+import type { TestBus, TrainingBus } from '../runner/bus.js';
 
 /** The job queue port: services queue rows and nudge it; the runner does the work. */
 export interface JobQueue {
@@ -46,6 +47,8 @@ export interface Deps {
   trainings: TrainingsRepo;
   queue: JobQueue;
   trainingEvents: TrainingBus;
+  testRuns: TestRunsRepo;
+  testEvents: TestBus;
   hasher: PasswordHasher;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void; error(obj: unknown, msg?: string): void };

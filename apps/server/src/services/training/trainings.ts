@@ -62,6 +62,7 @@ export async function startTraining(deps: Deps, user: User, model: Model, body: 
     throw new AppError('validation', { field: problems[0]!.field, reason: problems[0]!.reason }, { problems: messages });
   }
   if (await deps.trainings.active(model.id)) fail('ongoingTraining');
+  if (await deps.testRuns.active(model.id)) fail('ongoingTesting');
   const frozen = await freezeDataset(deps, model);
   const manifestSha = frozen.contentHash;
   const created = await deps.blobs.putBuffer(manifestSha, frozen.json);

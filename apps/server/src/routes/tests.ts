@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ModelParams, TestImagesData, TestImagesQuery, TestParamsPath, TestPaths, TestRunData, TestRunListData, TestStartBody } from '@loupe/contracts';
+import { ok, responses } from '../http/envelope.js';
+import { requireUser, userOf } from '../http/auth-hooks.js';
+import type { Deps } from '../services/deps.js';
+import { ownModel } from '../services/models.js';
+import { testRunImages } from '../services/testing/images.js';
+import { getTest, listTests, startTest, stopTest } from '../services/testing/tests.js';
+import { streamTestEvents } from './test-events.js';
+
+/** Test runs of a model (SPEC §2 /test, /testImage): start, list, one, stop, its images and the live SSE stream. */
+export function testRoutes(deps: Deps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['tests'];
+    const preHandler = requireUser(deps);
+    const model = (req: { params: { modelId: number } } & Parameters<typeof userOf>[0]) => ownModel(deps, userOf(req), req.params.modelId);
+
+    app.post(TestPaths.list, { schema: { tags, params: ModelParams, body: TestStartBody, response: responses(TestRunData) }, preHandler }, async (req) =>
+      ok(await startTest(deps, userOf(req), await model(req), req.body)),
+    );
+    app.get(TestPaths.list, { schema: { tags, params: ModelParams, response: responses(TestRunListData) }, preHandler }, async (req) =>
+      ok(await listTests(deps, await model(req))),
+    );
+    app.get(TestPaths.one, { schema: { tags, params: TestParamsPath, response: responses(TestRunData) }, preHandler }, async (req) =>
+      ok(await getTest(deps, await model(req), req.params.testId)),
+    );
+    app.post(TestPaths.stop, { schema: { tags, params: TestParamsPath, response: responses(TestRunData) }, preHandler }, async (req) =>
+      ok(await stopTest(deps, await model(req), req.params.testId)),
+    );
+    app.get(TestPaths.images, { schema: { tags, params: TestParamsPath, querystring: TestImagesQuery, response: responses(TestImagesData) }, preHandler }, async (req) =>
+      ok(await testRunImages(deps, await model(req), req.params.testId, req.query)),
+    );
+    app.get(TestPaths.events, { schema: { tags, params: TestParamsPath }, preHandler }, async (req, reply) => {
+      await streamTestEvents(deps, await model(req), req.params.testId, req, reply);
+    });
+  };
+}

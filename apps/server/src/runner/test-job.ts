@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TestSettings } from '@loupe/contracts';
+import type { Job } from '../db/jobs.js';
+import type { Image } from '../db/images.js';
+import type { TestRunRow } from '../db/test-runs.js';
+import type { Deps } from '../services/deps.js';
+import { cocoManifest, type CocoCategory, type CocoManifest } from '../services/training/snapshot.js';
+import { publishProgress, setTestStatus, STOPPED_REASON, TEST_SHUTDOWN_REASON } from '../services/testing/state.js';
+import { recordResults, type EngineResult, type PreparedTest } from '../services/testing/record.js';
+import { engineEnv, runEngine, type EngineEvent } from './engine.js';
+import type { JobContext } from './training-job.js';
+
+export interface TestPayload {
+  testRunId: number;
+}
+
+/**
+ * Lays out what the engine reads in the work folder: the run's images linked by blob hash, test.json (COCO
+ * with their current ground truth, in the training's categories) and the training's weights. Answers the
+ * reason instead when something the run needs is gone.
+ */
+async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<PreparedTest | { error: string }> {
+  const training = await deps.trainings.byId(run.training_id);
+  const best = training ? (JSON.parse(training.artifacts) as Record<string, string>).best : undefined;
+  if (!training || !best || !deps.blobs.has(best)) return { error: `the weights of training v${run.version} are no longer stored` };
+  const snapshot = await deps.trainings.snapshot(training.snapshot_id);
+  const trained = JSON.parse(await fs.promises.readFile(deps.blobs.pathOf(snapshot.manifest_sha), 'utf8')) as CocoManifest;
+  // A label's name is how the weights know it; renaming or deleting one raises data_version, so they still match.
+  const labelByName = new Map((await deps.labels.list(run.model_id)).map((l) => [l.name, l.id]));
+  const categories: CocoCategory[] = [];
+  for (const c of trained.categories) {
+    const labelId = labelByName.get(c.name);
+    if (labelId === undefined) return { error: `the label "${c.name}" of training v${run.version} no longer exists; train again` };
+    categories.push({ id: c.id, name: c.name, labelId });
+  }
+  const ids = await deps.testRuns.imageIds(run.id);
+  const images: Image[] = [];
+  for (let i = 0; i < ids.length; i += 500) images.push(...(await deps.images.byIds(run.model_id, ids.slice(i, i + 500))));
+  if (images.length === 0) return { error: 'the images of this test were deleted' };
+  const annotations = await deps.annotations.current(images.map((i) => i.id));
+  const { manifest, blobs } = cocoManifest(images, annotations, categories);
+
+  const imagesDir = path.join(workDir, 'images');
+  await fs.promises.mkdir(imagesDir, { recursive: true });
+  for (const [file, sha] of Object.entries(blobs)) {
+    const blob = deps.blobs.pathOf(sha);
+    if (!fs.existsSync(blob)) return { error: `image ${images.find((i) => i.sha256 === sha)?.name ?? file} is no longer stored` };
+    // Blobs never change: the engine reads the stored bytes through links, nothing is copied.
+    await fs.promises.symlink(blob, path.join(imagesDir, file));
+  }
+  await fs.promises.symlink(deps.blobs.pathOf(best), path.join(workDir, 'best.pt'));
+  await fs.promises.writeFile(path.join(workDir, 'test.json'), JSON.stringify(manifest));
+  const settings = JSON.parse(run.settings) as TestSettings;
+  const spec = { model: 'best.pt', data: 'test.json', images: 'images', out: 'predictions.json', test: settings };
+  await fs.promises.writeFile(path.join(workDir, 'job.json'), JSON.stringify(spec, null, 1));
+  return { images, annotations, categories, rotated: training.task === 'obb' };
+}
+
+/**
+ * Runs `test --spec job.json --workdir DIR` on the run's images and records what the engine found: the
+ * detections, per-image matches against the ground truth and the engine's summary. Ends succeeded (exit 0
+ * with predictions) or failed: stopped by the user (SPEC §4), the server stopping, or the engine's message.
+ */
+export async function runTestJob(deps: Deps, job: Job, ctx: JobContext): Promise<void> {
+  const { testRunId } = JSON.parse(job.payload) as TestPayload;
+  const run = await deps.testRuns.byId(testRunId);
+  if (!run) return;
+  await setTestStatus(deps, run.id, 'preparing');
+  const prepared = await prepare(deps, run, ctx.workDir);
+  if ('error' in prepared) return setTestStatus(deps, run.id, 'failed', prepared.error);
+  if (ctx.cancelled()) return setTestStatus(deps, run.id, 'failed', STOPPED_REASON);
+
+  let results: string | null = null;
+  let summary: Record<string, unknown> | null = null;
+  let error: string | null = null;
+  const onEvent = async (e: EngineEvent) => {
+    if (e.event === 'phase' && e.phase === 'testing') {
+      await setTestStatus(deps, run.id, 'testing');
+      await deps.jobs.update(job.id, { progress: JSON.stringify({ phase: 'testing', done: 0, total: prepared.images.length }) });
+    } else if (e.event === 'artifact' && e.kind === 'predictions') {
+      results = e.path;
+    } else if (e.event === 'done') {
+      summary = e.summary;
+    } else if (e.event === 'error' && e.code !== 'cancelled') {
+      error = e.message;
+    }
+  };
+  const engine = runEngine(deps.config.engine.command, ['test', '--spec', 'job.json', '--workdir', ctx.workDir], {
+    cwd: ctx.workDir,
+    env: engineEnv(deps.config.engine.pythonPath),
+    onEvent,
+  });
+  ctx.onStart(engine);
+  const code = await engine.exited;
+  if (ctx.cancelled()) return setTestStatus(deps, run.id, 'failed', STOPPED_REASON);
+  if (ctx.shuttingDown()) return setTestStatus(deps, run.id, 'failed', TEST_SHUTDOWN_REASON);
+  if (code === 0 && results) {
+    const found = JSON.parse(await fs.promises.readFile(results, 'utf8')) as EngineResult[];
+    await recordResults(deps, run, prepared, found, summary);
+    publishProgress(deps, run.id, { phase: 'testing', done: prepared.images.length, total: prepared.images.length });
+    return setTestStatus(deps, run.id, 'succeeded');
+  }
+  const reason = error ?? (code === null ? 'the test process was killed' : `the engine stopped with exit code ${code}: ${engine.tail() || 'no output'}`);
+  return setTestStatus(deps, run.id, 'failed', reason);
+}

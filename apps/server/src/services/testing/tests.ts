@@ -1,0 +1,144 @@
+import { TestSettingsDefaults, type TestRunData, type TestRunListData, type TestSettings, type TestStartBody } from '@loupe/contracts';
+import { fail } from '../../errors.js';
+import type { Image } from '../../db/images.js';
+import type { Model } from '../../db/models.js';
+import type { TestRunRow } from '../../db/test-runs.js';
+import type { TrainingRow } from '../../db/trainings.js';
+import type { User } from '../../db/users.js';
+import type { Deps } from '../deps.js';
+import { isTerminal, setTestStatus, STOPPED_REASON } from './state.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+export function testView(r: TestRunRow): TestRunData {
+  return {
+    id: r.id,
+    modelId: r.model_id,
+    trainingId: r.training_id,
+    version: `v${r.version}`,
+    status: r.status,
+    source: r.source,
+    settings: JSON.parse(r.settings) as TestSettings,
+    imageCount: r.image_count,
+    done: r.done,
+    summary: r.summary ? (JSON.parse(r.summary) as Record<string, unknown>) : null,
+    tp: r.tp,
+    fp: r.fp,
+    fn: r.fn,
+    error: r.error,
+    startedAt: iso(r.created_at)!,
+    endedAt: iso(r.ended_at),
+  };
+}
+
+const hasWeights = (deps: Deps, t: TrainingRow) => {
+  const best = (JSON.parse(t.artifacts) as Record<string, string>).best;
+  return best !== undefined && deps.blobs.has(best);
+};
+
+/** The training to test: the one asked for, or the latest succeeded one; 80066 unless it has weights. */
+async function testableTraining(deps: Deps, model: Model, trainingId: number | undefined): Promise<TrainingRow> {
+  if (trainingId !== undefined) {
+    const t = await deps.trainings.find(model.id, trainingId);
+    if (!t) fail('notFound');
+    if (t.status !== 'succeeded' || !hasWeights(deps, t)) fail('noModelToTest');
+    return t;
+  }
+  const t = (await deps.trainings.list(model.id)).find((x) => x.status === 'succeeded' && hasWeights(deps, x));
+  if (!t) fail('noModelToTest');
+  return t;
+}
+
+/** The test split, or the chosen images of this model (notFound names an id that is not one). */
+async function testImages(deps: Deps, model: Model, body: TestStartBody): Promise<{ source: TestRunData['source']; images: Image[] }> {
+  const source = body.source ?? (body.imageIds ? 'images' : 'testSplit');
+  if (source === 'testSplit') return { source, images: await deps.images.all(model.id, 'test') };
+  const ids = [...new Set(body.imageIds ?? [])];
+  const images: Image[] = [];
+  for (let i = 0; i < ids.length; i += 500) images.push(...(await deps.images.byIds(model.id, ids.slice(i, i + 500))));
+  if (images.length < ids.length) fail('notFound');
+  return { source, images: images.sort((a, b) => a.id - b.id) };
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
+}
+
+/**
+ * Starts a test (SPEC §8): 80066 without a succeeded training with weights, 9002 when the data changed
+ * since that training, one training or test at a time per model (40001, 40004), 8005 without images. Queues
+ * a job at the account's priority; the model shows 'testing' and the images 'unprocessed' until it ends.
+ */
+export async function startTest(deps: Deps, user: User, model: Model, body: TestStartBody): Promise<TestRunData> {
+  const training = await testableTraining(deps, model, body.trainingId);
+  if (model.data_version > training.data_version) fail('annotationChanged');
+  if (await deps.trainings.active(model.id)) fail('ongoingTraining');
+  if (await deps.testRuns.active(model.id)) fail('ongoingTesting');
+  const { source, images } = await testImages(deps, model, body);
+  if (images.length === 0) fail('noImagesToTest');
+  const settings: TestSettings = { ...TestSettingsDefaults, ...body.settings };
+  const now = deps.now();
+  let runId: number;
+  try {
+    runId = await deps.db.transaction().execute(async (trx) => {
+      const jobId = await deps.jobs.insert(trx, {
+        kind: 'test',
+        model_id: model.id,
+        owner_id: user.id,
+        priority: user.training_priority,
+        state: 'queued',
+        payload: '{}',
+        created_at: now,
+      });
+      const ids = images.map((i) => i.id);
+      const id = await deps.testRuns.insert(
+        trx,
+        { model_id: model.id, training_id: training.id, job_id: jobId, status: 'queued', source, settings: JSON.stringify(settings), image_count: ids.length, summary: null, error: null, created_at: now, started_at: null, ended_at: null },
+        ids,
+      );
+      await deps.jobs.update(jobId, { payload: JSON.stringify({ testRunId: id }) }, trx);
+      await trx.updateTable('models').set({ test_id: id, test_status: 'queued', project_status: 'testing', updated_at: now }).where('id', '=', model.id).execute();
+      for (let i = 0; i < ids.length; i += 500) {
+        await trx.updateTable('images').set({ test_state: 'unprocessed' }).where('id', 'in', ids.slice(i, i + 500)).execute();
+      }
+      return id;
+    });
+  } catch (e) {
+    // Two starts racing past the check: the one-active-job-per-kind index decides.
+    if (isUniqueViolation(e)) fail('ongoingTesting');
+    throw e;
+  }
+  deps.queue.kick();
+  return getTest(deps, model, runId);
+}
+
+async function findTest(deps: Deps, model: Model, testId: number): Promise<TestRunRow> {
+  const r = await deps.testRuns.find(model.id, testId);
+  if (!r) fail('notFound');
+  return r;
+}
+
+export async function getTest(deps: Deps, model: Model, testId: number): Promise<TestRunData> {
+  return testView(await findTest(deps, model, testId));
+}
+
+export async function listTests(deps: Deps, model: Model): Promise<TestRunListData> {
+  const items = (await deps.testRuns.list(model.id)).map(testView);
+  return { items, total: items.length };
+}
+
+/**
+ * Stop (SPEC §4: stopping a test makes it fail). A queued job fails at once; a running one gets SIGTERM
+ * here, or through cancel_requested when another process runs it, and its job records the failure.
+ */
+export async function stopTest(deps: Deps, model: Model, testId: number): Promise<TestRunData> {
+  const r = await findTest(deps, model, testId);
+  if (isTerminal(r.status) || r.job_id === null) fail('testNotActive');
+  await deps.jobs.update(r.job_id, { cancel_requested: 1 });
+  // Only what is still queued is failed here; a job claimed meanwhile is the runner's to end.
+  const res = await deps.db.updateTable('jobs').set({ state: 'failed', finished_at: deps.now() }).where('id', '=', r.job_id).where('state', '=', 'queued').executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 1) await setTestStatus(deps, r.id, 'failed', STOPPED_REASON);
+  else deps.queue.cancel(r.job_id);
+  return getTest(deps, model, testId);
+}
