@@ -111,9 +111,10 @@ describe('test start rules (SPEC §8)', () => {
 
   it('checks the settings (conf and iou within 0–1)', async () => {
     const s = await labeledStudio(t.app, token, { count: 2, split: false });
-    for (const settings of [{ conf: 1.5 }, { iou: -0.1 }]) {
-      const r = await startTest(s.model.id, { settings });
+    for (const [settings, name] of [[{ conf: 1.5 }, 'Konfidenzschwelle'], [{ iou: -0.1 }, 'IOU-Schwelle']] as const) {
+      const r = await call(t.app, 'POST', testsUrl(s.model.id), { settings }, { token, lang: 'de' });
       expect([r.status, r.code]).toEqual([400, 20001]);
+      expect(r.message).toContain(name);
     }
   });
 });
