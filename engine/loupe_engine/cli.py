@@ -51,6 +51,8 @@ def build_parser():
             s.add_argument("--conf", type=float)
             s.add_argument("--iou", type=float)
             s.add_argument("--agnostic", action="store_true", default=None)
+            s.add_argument("--nms", action=argparse.BooleanOptionalAction, default=None,
+                           help="NMS inside the graph (default); --no-nms leaves it to the caller (OpenCV DNN)")
             s.add_argument("--out")
     return p
 
