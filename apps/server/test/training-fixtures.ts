@@ -78,10 +78,10 @@ export function parseSse(body: string): SseEvent[] {
     });
 }
 
-/** labeledStudio after one TINY training that succeeded: what the test page starts from. */
-export async function trainedStudio(app: FastifyInstance, token: string, opts: { count?: number } = {}): Promise<Studio & { trainingId: number }> {
+/** labeledStudio after one TINY training that succeeded (of rotated boxes if asked): what the test page starts from. */
+export async function trainedStudio(app: FastifyInstance, token: string, opts: { count?: number; rotated?: boolean } = {}): Promise<Studio & { trainingId: number }> {
   const s = await labeledStudio(app, token, opts);
-  const r = await start(app, token, s.model.id);
+  const r = await call<TrainingData>(app, 'POST', trainingsUrl(s.model.id), { params: TINY, ...(opts.rotated ? { rotated: true } : {}) }, { token });
   expect(r.code, r.message).toBe(0);
   const done = await waitFor(app, token, s.model.id, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status));
   expect(done.status, done.error ?? '').toBe('succeeded');

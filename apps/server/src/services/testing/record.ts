@@ -3,6 +3,7 @@ import type { Image } from '../../db/images.js';
 import type { TestRunRow } from '../../db/test-runs.js';
 import type { Deps } from '../deps.js';
 import { round } from '../formats/types.js';
+import { fitToImage } from '../labeling/geometry.js';
 import type { CocoCategory } from '../training/snapshot.js';
 import { matchImage, type ImageMatch, type Prediction, type Truth } from './matching.js';
 
@@ -30,14 +31,19 @@ export interface TestImageDetail {
   groundTruth: ImageMatch['groundTruth'];
 }
 
-/** A detection in the shape annotations have (labeling Geometry), so the studio draws and converts it as one. */
-function geometryOf(r: EngineResult, rotated: boolean): Geometry {
+/**
+ * A detection in the shape annotations have (labeling Geometry), so the studio draws and converts it as one.
+ * The engine does not clip boxes to the image: they are clamped like annotations, and one with no area
+ * inside the image is no detection (null). Rotated boxes stay as found (clamping would move the object).
+ */
+function geometryOf(r: EngineResult, rotated: boolean, size: { width: number; height: number }): Geometry | null {
   if (rotated && r.rbox) {
     const [cx, cy, w, h, angle] = r.rbox as [number, number, number, number, number];
     return { kind: 'rbox', cx, cy, w, h, angle };
   }
   const [x, y, w, h] = r.bbox as [number, number, number, number];
-  return { kind: 'box', x1: x, y1: y, x2: round(x + w, 2), y2: round(y + h, 2) };
+  const b = fitToImage({ kind: 'box', x1: x, y1: y, x2: round(x + w, 2), y2: round(y + h, 2) }, size);
+  return b?.kind === 'box' && b.x2 > b.x1 && b.y2 > b.y1 ? b : null;
 }
 
 function group<T>(items: Iterable<[number, T]>): Map<number, T[]> {
@@ -57,10 +63,13 @@ function group<T>(items: Iterable<[number, T]>): Map<number, T[]> {
  */
 export async function recordResults(deps: Deps, run: TestRunRow, prepared: PreparedTest, found: EngineResult[], summary: Record<string, unknown> | null): Promise<void> {
   const labelOf = new Map(prepared.categories.map((c) => [c.id, c.labelId]));
+  const sizeOf = new Map(prepared.images.map((i) => [i.id, i]));
   const predictions = group<Prediction>(
     found.flatMap((r) => {
       const labelId = labelOf.get(r.category_id);
-      return labelId === undefined ? [] : [[r.image_id, { labelId, geometry: geometryOf(r, prepared.rotated), confidence: r.score }]];
+      const size = sizeOf.get(r.image_id);
+      const geometry = size ? geometryOf(r, prepared.rotated, size) : null;
+      return labelId === undefined || !geometry ? [] : [[r.image_id, { labelId, geometry, confidence: r.score }]];
     }),
   );
   const known = new Set(labelOf.values());
