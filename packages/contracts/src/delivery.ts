@@ -146,7 +146,11 @@ export interface TestStateEvent {
 // Export and download (/download/downloadModel, /download/downloadSDK; SPEC §7)
 
 export const ExportPaths = {
-  /** POST ExportStartBody → PackStatusData (packing). Starts exporting the chosen training (8006, 8008, 9002). */
+  /**
+   * POST ExportStartBody → PackStatusData (packing). Starts exporting the chosen training (8006, 8008, 9002;
+   * exportFailed with data.field naming the bad input; exportInProgress while another export of the model runs,
+   * unless it is the same request, which answers that pack).
+   */
   pack: '/api/train/modelPack',
   /**
    * GET ?modelId&kind → PackStatusData of the model's latest pack of that kind (SPEC §7: packStatus, id,

@@ -130,6 +130,7 @@ export const Errors = {
   exportFailed: def(40008, 400, 'exportFailed'),
   trainingNotResumable: def(40009, 409, 'trainingNotResumable'),
   packNotReady: def(40010, 409, 'packNotReady'),
+  exportInProgress: def(40011, 409, 'exportInProgress'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof Errors;
