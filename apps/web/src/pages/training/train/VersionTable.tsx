@@ -1,0 +1,115 @@
+import type { HTMLAttributes } from 'react';
+import { Button, Empty, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { Limits, type TrainingData, type TrainingStatus } from '@loupe/contracts';
+import { useTranslation } from '@/i18n';
+import { DASH, dateTime, duration, percent } from '../shared/format';
+import { accuracyReason } from './accuracy';
+
+const STATUS_COLORS: Partial<Record<TrainingStatus, string>> = {
+  queued: 'default',
+  preparing: 'processing',
+  training: 'processing',
+  succeeded: 'success',
+  failed: 'error',
+  cancelled: 'warning',
+};
+
+interface Props {
+  trainings: TrainingData[];
+  selectedId: number | undefined;
+  onSelect: (id: number) => void;
+  onResume: (id: number) => void;
+  resumingId: number | null;
+  busy: boolean;
+}
+
+function Accuracy({ training }: { training: TrainingData }) {
+  const { t } = useTranslation('training');
+  const reason = accuracyReason(training);
+  if (!reason) {
+    return (
+      <span data-testid={`train-accuracy-${training.id}`} data-value={training.accuracy ?? ''}>
+        {percent(training.accuracy)}
+      </span>
+    );
+  }
+  return (
+    <Tooltip title={t(`versions.noAccuracy.${reason}`, { min: Limits.labeledForAccuracy, count: training.labeledImages })}>
+      <span data-testid={`train-accuracy-${training.id}`} data-reason={reason} className="loupe-train-no-accuracy">
+        {DASH}
+      </span>
+    </Tooltip>
+  );
+}
+
+/** The SPEC §3 training records, newest first; a row click shows that training's curves. */
+export function VersionTable({ trainings, selectedId, onSelect, onResume, resumingId, busy }: Props) {
+  const { t } = useTranslation(['training', 'models']);
+  const columns: TableColumnsType<TrainingData> = [
+    { title: t('versions.serialNo'), dataIndex: 'serialNo', width: 72 },
+    { title: t('versions.version'), dataIndex: 'version', render: (v: string) => <span data-testid="train-row-version">{v}</span> },
+    {
+      title: t('versions.rotated'),
+      dataIndex: 'rotated',
+      render: (r: boolean) => t(r ? 'versions.rotatedYes' : 'versions.rotatedNo'),
+    },
+    {
+      title: t('versions.status'),
+      dataIndex: 'status',
+      render: (s: TrainingStatus, row) => (
+        <Tooltip title={row.error ?? undefined}>
+          <Tag color={STATUS_COLORS[s]} data-testid={`train-row-status-${row.id}`}>
+            {t(`models:trainingStatus.${s}`)}
+          </Tag>
+        </Tooltip>
+      ),
+    },
+    { title: t('versions.accuracy'), key: 'accuracy', render: (_, row) => <Accuracy training={row} /> },
+    { title: t('versions.images'), key: 'images', render: (_, row) => `${row.labeledImages} / ${row.totalImages}` },
+    { title: t('versions.labelKinds'), dataIndex: 'labelKinds' },
+    { title: t('versions.start'), dataIndex: 'startedAt', render: (v: string) => dateTime(v) },
+    { title: t('versions.end'), dataIndex: 'endedAt', render: (v: string | null) => dateTime(v) },
+    { title: t('versions.duration'), dataIndex: 'durationS', render: (v: number | null) => duration(v) },
+    {
+      title: '',
+      key: 'actions',
+      render: (_, row) =>
+        row.status === 'failed' && row.resumable ? (
+          <Button
+            size="small"
+            onClick={(e) => {
+              e.stopPropagation();
+              onResume(row.id);
+            }}
+            loading={resumingId === row.id}
+            disabled={busy}
+            data-testid={`train-resume-${row.id}`}
+          >
+            {t('versions.resume')}
+          </Button>
+        ) : null,
+    },
+  ];
+  return (
+    <Table<TrainingData>
+      rowKey="id"
+      size="small"
+      data-testid="train-versions"
+      columns={columns}
+      dataSource={trainings}
+      scroll={{ x: 'max-content' }}
+      pagination={trainings.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
+      locale={{ emptyText: <Empty description={t('versions.empty')} data-testid="train-versions-empty" /> }}
+      rowClassName={(row) => (row.id === selectedId ? 'loupe-train-row-selected' : '')}
+      onRow={(row) =>
+        ({
+          'data-testid': `train-row-${row.id}`,
+          'data-status': row.status,
+          'data-version': row.version,
+          onClick: () => onSelect(row.id),
+          style: { cursor: 'pointer' },
+        }) as HTMLAttributes<HTMLElement>
+      }
+    />
+  );
+}
