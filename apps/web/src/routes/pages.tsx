@@ -6,6 +6,7 @@ import { modelPages } from '@/pages/models';
 import { galleryPages } from '@/pages/gallery';
 import { markPages } from '@/pages/mark';
 import { downloadPages } from '@/pages/download';
+import { testingPages } from '@/pages/testing';
 import { trainingPages } from '@/pages/training';
 import ModelDashboard from '@/pages/dashboard/ModelDashboard';
 import { LoadingPage } from '@/pages/shell/LoadingPage';
@@ -33,6 +34,7 @@ export function pageFor(route: RouteDef): ComponentType | null {
     galleryPages[route.path] ??
     markPages[route.path] ??
     downloadPages[route.path] ??
+    testingPages[route.path] ??
     trainingPages[route.path] ??
     null
   );

@@ -1,0 +1,45 @@
+import { memo } from 'react';
+import type { TestImageData } from '@loupe/contracts';
+import { useTranslation } from '@/i18n';
+import { BoxOverlay } from './BoxOverlay';
+import type { LabelLook } from './overlayGeometry';
+
+/** Thumbnail frame in overlay units: 4:3 like the gallery's cards; tags at 11 units read at card size. */
+export const CARD_BOX = { w: 240, h: 180, font: 11 } as const;
+
+interface Props {
+  image: TestImageData;
+  labels: ReadonlyMap<number, LabelLook>;
+  onOpen: (image: TestImageData) => void;
+}
+
+/** One tested image: the overlay and its counts; the counts also ride as data attributes for browser tests. */
+export const ResultCard = memo(function ResultCard({ image, labels, onOpen }: Props) {
+  const { t } = useTranslation('testing');
+  return (
+    <div
+      className="loupe-test-card"
+      role="button"
+      tabIndex={0}
+      onClick={() => onOpen(image)}
+      onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onOpen(image)}
+      data-testid={`test-result-${image.imageId}`}
+      data-name={image.name}
+      data-predictions={image.predictions.length}
+      data-ground-truth={image.groundTruth.length}
+      data-tp={image.tp}
+      data-fp={image.fp}
+      data-fn={image.fn}
+    >
+      <BoxOverlay image={image} labels={labels} boxW={CARD_BOX.w} boxH={CARD_BOX.h} fontSize={CARD_BOX.font} />
+      <span className="loupe-test-name" title={image.name}>
+        {image.name}
+      </span>
+      <div className="loupe-test-chips">
+        <span className={`loupe-chip${image.predictions.length > 0 ? ' loupe-chip-found' : ''}`}>{t('results.found', { count: image.predictions.length })}</span>
+        {image.fp > 0 && <span className="loupe-chip loupe-chip-error">{t('results.fp', { count: image.fp })}</span>}
+        {image.fn > 0 && <span className="loupe-chip loupe-chip-error">{t('results.fn', { count: image.fn })}</span>}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,43 @@
+import { Alert, Select, Space, Tag, Typography } from 'antd';
+import type { TestRunData, TestStatus } from '@loupe/contracts';
+import { useTranslation } from '@/i18n';
+import { versionTag } from '@/layout/sidebar/rules';
+
+const STATUS_COLOR: Partial<Record<TestStatus, string>> = { succeeded: 'success', failed: 'error', cancelled: 'warning' };
+
+interface Props {
+  runs: readonly TestRunData[];
+  selected: TestRunData | undefined;
+  onSelect: (id: number) => void;
+}
+
+function runLabel(run: TestRunData, locale: string): string {
+  const when = new Date(run.startedAt).toLocaleString(locale);
+  return `#${run.id} · ${versionTag(run.version) ?? run.version} · ${when}`;
+}
+
+/** Which finished run the results below show, and how it ended. */
+export function RunHistory({ runs, selected, onSelect }: Props) {
+  const { t, i18n } = useTranslation(['testing', 'models']);
+  if (!selected) return null;
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      <Space wrap>
+        <Typography.Text strong>{t('history.label')}</Typography.Text>
+        <Select<number>
+          value={selected.id}
+          onChange={onSelect}
+          style={{ minWidth: 280 }}
+          options={runs.map((r) => ({ value: r.id, label: `${runLabel(r, i18n.language)} · ${t(`models:testStatus.${r.status}`)}` }))}
+          data-testid="test-run-select"
+        />
+        <Tag color={STATUS_COLOR[selected.status]} data-testid="test-status" data-status={selected.status}>
+          {t(`models:testStatus.${selected.status}`)}
+        </Tag>
+      </Space>
+      {(selected.status === 'failed' || selected.status === 'cancelled') && (
+        <Alert type="warning" showIcon title={t(`history.${selected.status}`)} description={selected.error ?? undefined} data-testid="test-error" />
+      )}
+    </Space>
+  );
+}

@@ -1,0 +1,33 @@
+import { TestSettings, TestSettingsDefaults, type TestRunData, type TestSettings as Settings, type TestSources, type TestStartBody, type TrainingData } from '@loupe/contracts';
+
+export type TestSource = (typeof TestSources)[number];
+
+/** The form's values: the SPEC §3 test settings plus what to test with and on. */
+export interface TestFormValues extends Settings {
+  trainingId?: number;
+  source: TestSource;
+}
+
+/** Slider and input ranges come from the contract's schema, so the form and the server agree. */
+export function rangeOf(key: 'conf' | 'iou'): { min: number; max: number } {
+  const schema = TestSettings.properties[key] as { minimum?: number; maximum?: number };
+  return { min: schema.minimum ?? 0, max: schema.maximum ?? 1 };
+}
+
+/** Start from the latest run's settings (the user tunes step by step), else the contract's defaults. */
+export function initialValues(latest: TestRunData | undefined, versions: readonly TrainingData[], chosen: number): TestFormValues {
+  const settings = latest?.settings ?? TestSettingsDefaults;
+  const trainingId = versions.some((v) => v.id === latest?.trainingId) ? latest!.trainingId : versions[0]?.id;
+  return { ...TestSettingsDefaults, ...settings, trainingId, source: chosen > 0 ? 'images' : 'testSplit' };
+}
+
+/** The start body; chosen images go only with source 'images'. */
+export function startBody(values: TestFormValues, chosen: readonly number[]): TestStartBody {
+  const { trainingId, source, conf, iou, half, agnostic } = values;
+  return {
+    ...(trainingId ? { trainingId } : {}),
+    source,
+    ...(source === 'images' ? { imageIds: [...chosen] } : {}),
+    settings: { conf, iou, half, agnostic },
+  };
+}
