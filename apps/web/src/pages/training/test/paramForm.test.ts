@@ -92,7 +92,8 @@ describe('parameter form rules', () => {
     expect(stepOf('epochs')).toBe(1);
     expect(stepOf('mosaic')).toBe(0.01);
     expect(stepOf('perspective')).toBe(0.0001);
-    expect(stepOf('box')).toBe(1);
+    expect(stepOf('box')).toBe(0.1);
+    expect(stepOf('seed')).toBe(1);
   });
 
   it('words problems as the server does, in each language', () => {
