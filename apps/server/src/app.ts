@@ -48,6 +48,7 @@ import { uploadRoutes } from './routes/uploads.js';
 import { labelRoutes } from './routes/labels.js';
 import { labelingRoutes } from './routes/labeling.js';
 import { trainingRoutes } from './routes/trainings.js';
+import { parameterRoutes } from './routes/parameters.js';
 import { testRoutes } from './routes/tests.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -155,6 +156,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(labelingRoutes(deps));
   await app.register(trainingRoutes(deps));
   await app.register(testRoutes(deps));
+  await app.register(parameterRoutes(deps));
 
   const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });

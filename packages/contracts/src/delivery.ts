@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { TestStatuses, type TestStatus } from './models.js';
+import { ParamValue } from './training.js';
 
 /**
  * What follows a training (SPEC §2 /parameter, /test, /testImage, /download/*; §3 test settings, export,
@@ -18,7 +19,6 @@ export const ParameterPaths = {
   params: '/api/models/:modelId/parameters',
 } as const;
 
-const ParamValue = Type.Union([Type.Number(), Type.Boolean(), Type.String({ maxLength: 1000 })]);
 export const SaveParamsBody = Type.Object({ params: Type.Record(Type.String(), ParamValue) });
 export type SaveParamsBody = Static<typeof SaveParamsBody>;
 /** `saved` holds only the keys the user set; the form shows TrainingParams defaults for the rest. */

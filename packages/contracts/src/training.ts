@@ -147,7 +147,12 @@ function ruleBroken(rule: NonNullable<ParamDef['rule']>, v: number): boolean {
 }
 
 const Id = Type.Integer({ minimum: 1 });
-const ParamValue = Type.Union([Type.Number(), Type.Boolean(), Type.String({ maxLength: 1000 })]);
+/**
+ * A parameter value as sent: one schema with a type list, not a union of three. The server's validator coerces
+ * types, and in a union the first branch wins: `true` became 1 under a number-first union and failed the
+ * boolean check; with a type list a value of any listed type is taken as it is.
+ */
+export const ParamValue = Type.Unsafe<number | boolean | string>({ type: ['number', 'boolean', 'string'], maxLength: 1000 });
 
 export const TrainingParamsPath = Type.Object({ modelId: Id, trainingId: Id });
 export type TrainingParamsPath = Static<typeof TrainingParamsPath>;
