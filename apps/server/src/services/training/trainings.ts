@@ -1,10 +1,10 @@
-import { checkTrainingParams, Limits, type Language, type TrainingData, type TrainingDetailData, type TrainingListData, type TrainingStartBody } from '@loupe/contracts';
-import { AppError, fail } from '../../errors.js';
-import { errorMessage, fieldName, reasonText } from '../../i18n.js';
+import { Limits, type Language, type TrainingData, type TrainingDetailData, type TrainingListData, type TrainingStartBody } from '@loupe/contracts';
+import { fail } from '../../errors.js';
 import type { Model } from '../../db/models.js';
 import type { TrainingRow } from '../../db/trainings.js';
 import type { User } from '../../db/users.js';
 import type { Deps } from '../deps.js';
+import { assertTrainingParams, savedParams } from './parameters.js';
 import { freezeDataset } from './snapshot.js';
 import { setTrainingStatus } from './state.js';
 
@@ -54,13 +54,9 @@ function isUniqueViolation(e: unknown): boolean {
 export async function startTraining(deps: Deps, user: User, model: Model, body: TrainingStartBody, lang: Language): Promise<TrainingData> {
   // The engine trains detectors (boxes and rotated boxes); other model types have no trainer yet.
   if (model.type !== 'DETECTION') fail('wrongModelType');
-  const params = body.params ?? {};
-  const problems = checkTrainingParams(params);
-  if (problems.length > 0) {
-    // One message per problem in the caller's language; the envelope's own message is the first of them.
-    const messages = problems.map((p) => ({ ...p, message: errorMessage(lang, 'validation', { field: fieldName(lang, p.field), reason: reasonText(lang, p.reason) }) }));
-    throw new AppError('validation', { field: problems[0]!.field, reason: problems[0]!.reason }, { problems: messages });
-  }
+  // No params in the body: the ones saved at /parameter (checked again, the rules may have changed since).
+  const params = body.params ?? savedParams(model);
+  assertTrainingParams(params, lang);
   if (await deps.trainings.active(model.id)) fail('ongoingTraining');
   if (await deps.testRuns.active(model.id)) fail('ongoingTesting');
   const frozen = await freezeDataset(deps, model);

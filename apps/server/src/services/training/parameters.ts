@@ -1,0 +1,57 @@
+import { checkTrainingParams, type Language, type SavedParamsData, type SaveParamsBody } from '@loupe/contracts';
+import { AppError, fail } from '../../errors.js';
+import { errorMessage, fieldName, reasonText } from '../../i18n.js';
+import type { Model } from '../../db/models.js';
+import type { Deps } from '../deps.js';
+
+type Params = Record<string, unknown>;
+
+/**
+ * The engine's rules for training parameters (contracts' checkTrainingParams): a validation error whose
+ * data.problems holds one message per problem in the caller's language; the envelope's message is the first.
+ */
+export function assertTrainingParams(params: Params, lang: Language): void {
+  const problems = checkTrainingParams(params);
+  if (problems.length === 0) return;
+  const messages = problems.map((p) => ({ ...p, message: errorMessage(lang, 'validation', { field: fieldName(lang, p.field), reason: reasonText(lang, p.reason) }) }));
+  throw new AppError('validation', { field: problems[0]!.field, reason: problems[0]!.reason }, { problems: messages });
+}
+
+/** The /parameter values saved for the model: only the keys the user set. */
+export function savedParams(model: Model): SavedParamsData['saved'] {
+  return JSON.parse(model.parameters) as SavedParamsData['saved'];
+}
+
+function view(model: Pick<Model, 'parameters' | 'parameters_updated_at'>): SavedParamsData {
+  const at = model.parameters_updated_at;
+  return { saved: JSON.parse(model.parameters) as SavedParamsData['saved'], updatedAt: at === null ? null : new Date(Number(at)).toISOString() };
+}
+
+export function getSavedParams(model: Model): SavedParamsData {
+  return view(model);
+}
+
+/** Saves exactly the given keys (checked like a training start); a training started without params uses them. */
+export async function saveParams(deps: Deps, model: Model, body: SaveParamsBody, lang: Language): Promise<SavedParamsData> {
+  assertTrainingParams(body.params, lang);
+  const patch = { parameters: JSON.stringify(body.params), parameters_updated_at: deps.now() };
+  try {
+    await deps.models.update(model.owner_id, model.id, patch);
+  } catch (e) {
+    deps.log.error(e, `saving parameters of model ${model.id} failed`);
+    fail('parameterSaveFailed');
+  }
+  return view(patch);
+}
+
+/** Back to the defaults: nothing saved. */
+export async function resetParams(deps: Deps, model: Model): Promise<SavedParamsData> {
+  const patch = { parameters: '{}', parameters_updated_at: null };
+  try {
+    await deps.models.update(model.owner_id, model.id, patch);
+  } catch (e) {
+    deps.log.error(e, `resetting parameters of model ${model.id} failed`);
+    fail('parameterResetFailed');
+  }
+  return view(patch);
+}
