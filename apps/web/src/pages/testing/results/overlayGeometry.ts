@@ -91,11 +91,23 @@ export function outline(g: Geometry, fit: Fit): { d: string; bounds: Bounds } {
 export const TAG_HEIGHT_EM = 1.4;
 const CHAR_EM = 0.6;
 
-/** A text tag's rectangle: above the shape's top-left when there is room, else just inside it; always in the box. */
-export function tagRect(bounds: Bounds, text: string, fontSize: number, fit: Fit): Bounds {
+/**
+ * A text tag's rectangle at the shape's left edge: predictions' above its top, ground truth's below its bottom
+ * (a found object's two tags would otherwise cover each other); just inside the shape when the frame has no
+ * room outside, and always inside the frame.
+ */
+export function tagRect(bounds: Bounds, text: string, fontSize: number, fit: Fit, side: 'above' | 'below' = 'above'): Bounds {
   const h = fontSize * TAG_HEIGHT_EM;
   const w = Math.min(fit.boxW, text.length * fontSize * CHAR_EM + fontSize * 0.6);
-  const y = bounds.y - h >= 0 ? bounds.y - h : Math.min(Math.max(bounds.y, 0), fit.boxH - h);
+  const bottom = bounds.y + bounds.h;
+  const y =
+    side === 'above'
+      ? bounds.y - h >= 0
+        ? bounds.y - h
+        : Math.min(Math.max(bounds.y, 0), fit.boxH - h)
+      : bottom + h <= fit.boxH
+        ? bottom
+        : Math.max(Math.min(bottom, fit.boxH) - h, 0);
   const x = Math.min(Math.max(bounds.x, 0), fit.boxW - w);
   return { x, y, w, h };
 }
@@ -143,7 +155,8 @@ export function overlayShapes(image: Pick<TestImageData, 'predictions' | 'ground
     const { d, bounds } = outline(g, fit);
     const shape: OverlayShape = { key, role, labelId: box.labelId, color: look(box.labelId).color, d, dashed: role === 'tp' || role === 'fp' || role === 'pred' };
     if (box.confidence !== undefined) shape.confidence = box.confidence;
-    if (text && options.fontSize > 0) shape.tag = { text, rect: tagRect(bounds, text, options.fontSize, fit) };
+    const side = role === 'gt' || role === 'fn' ? 'below' : 'above';
+    if (text && options.fontSize > 0) shape.tag = { text, rect: tagRect(bounds, text, options.fontSize, fit, side) };
     shapes.push(shape);
   };
   image.groundTruth.forEach((b, i) => {

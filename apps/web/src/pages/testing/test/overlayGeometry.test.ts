@@ -93,7 +93,13 @@ describe('tagRect', () => {
     expect(r.x).toBeGreaterThanOrEqual(0);
   });
 
-  it('stays inside the frame at its bottom edge when a shape starts off the top', () => {
+  it('puts ground-truth tags below the shape, inside it at the bottom of the frame', () => {
+    expect(tagRect({ x: 50, y: 100, w: 40, h: 40 }, 'dent', 10, fit, 'below').y).toBe(140);
+    expect(tagRect({ x: 50, y: 100, w: 40, h: 75 }, 'dent', 10, fit, 'below').y).toBeCloseTo(175 - 14);
+    expect(tagRect({ x: 50, y: 150, w: 40, h: 60 }, 'dent', 10, fit, 'below').y).toBeCloseTo(180 - 14);
+  });
+
+  it('stays inside the frame at its top edge when a shape starts off the top', () => {
     const r = tagRect({ x: 0, y: -20, w: 10, h: 10 }, 'x', 10, fit);
     expect(r.y).toBe(0);
   });
@@ -134,8 +140,9 @@ describe('overlayShapes', () => {
     expect(shapes.at(-1)!.color).toBe(UNKNOWN_LABEL_COLOR);
   });
 
-  it('tags ground truth on request and nothing without a font size', () => {
-    expect(overlayShapes(image, labels, fit, { fontSize: 10, tagGroundTruth: true })[0]!.tag?.text).toBe('dent');
+  it('tags ground truth on request, below the shape, and nothing without a font size', () => {
+    const [gt] = overlayShapes(image, labels, fit, { fontSize: 10, tagGroundTruth: true });
+    expect(gt!.tag).toEqual({ text: 'dent', rect: expect.objectContaining({ y: 30 }) });
     expect(overlayShapes(image, labels, fit, { fontSize: 0 }).every((s) => !s.tag)).toBe(true);
   });
 
