@@ -74,6 +74,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
+    // Type lists ({ type: ['number', 'boolean', 'string'] }) keep the validator's coercion from rewriting a value
+    // that already has one of the allowed types (contracts' ParamValue); strict mode only warns about them.
+    ajv: { customOptions: { allowUnionTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const database = await openDatabase(config);

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ModelParams, TrainingDetailData, TrainingListData, TrainingParamsPath, TrainingPaths, TrainingStartBody, TrainingData } from '@loupe/contracts';
+import { ModelParams, ResumePaths, TrainingDetailData, TrainingListData, TrainingParamsPath, TrainingPaths, TrainingStartBody, TrainingData } from '@loupe/contracts';
 import { ok, responses } from '../http/envelope.js';
 import { requireUser, userOf } from '../http/auth-hooks.js';
 import { pickLanguage } from '../i18n.js';
 import type { Deps } from '../services/deps.js';
 import { ownModel } from '../services/models.js';
+import { resumeTraining } from '../services/training/resume.js';
 import { listTrainings, startTraining, stopTraining, trainingDetail } from '../services/training/trainings.js';
 import { streamTrainingEvents } from './training-events.js';
 
-/** Trainings of a model (SPEC §2 /train): start, list, one with its epochs, stop, and the live SSE stream. */
+/** Trainings of a model (SPEC §2 /train): start, list, one with its epochs, stop, resume, and the live SSE stream. */
 export function trainingRoutes(deps: Deps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['trainings'];
@@ -23,6 +24,9 @@ export function trainingRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     );
     app.get(TrainingPaths.one, { schema: { tags, params: TrainingParamsPath, response: responses(TrainingDetailData) }, preHandler }, async (req) =>
       ok(await trainingDetail(deps, await model(req), req.params.trainingId)),
+    );
+    app.post(ResumePaths.resume, { schema: { tags, params: TrainingParamsPath, response: responses(TrainingData) }, preHandler }, async (req) =>
+      ok(await resumeTraining(deps, userOf(req), await model(req), req.params.trainingId)),
     );
     app.post(TrainingPaths.stop, { schema: { tags, params: TrainingParamsPath, response: responses(TrainingData) }, preHandler }, async (req) =>
       ok(await stopTraining(deps, await model(req), req.params.trainingId)),

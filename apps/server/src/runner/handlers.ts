@@ -1,6 +1,6 @@
 import type { Job, JobKind } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
-import { setTrainingStatus } from '../services/training/state.js';
+import { failTraining } from '../services/training/resume.js';
 import { setTestStatus, TEST_SHUTDOWN_REASON } from '../services/testing/state.js';
 import { runTestJob } from './test-job.js';
 import type { JobContext } from './training-job.js';
@@ -17,7 +17,8 @@ const training: JobHandler = {
   run: runTrainingJob,
   async fail(deps, job, reason) {
     const t = await deps.trainings.byJob(job.id);
-    if (t) await setTrainingStatus(deps, t.id, 'failed', reason);
+    // A checkpoint left in the training's folder keeps it resumable, also after a dead server.
+    if (t) await failTraining(deps, t.id, reason);
   },
 };
 

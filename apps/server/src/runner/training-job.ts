@@ -1,17 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import type { TrainingPhase } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
+import { failTraining } from '../services/training/resume.js';
 import { setTrainingStatus } from '../services/training/state.js';
-import { runEngine, type EngineEvent, type EngineRun } from './engine.js';
+import { removeTrainingDir, trainingDir } from '../services/training/workdir.js';
+import { keep } from './artifacts.js';
+import { engineEnv, runEngine, type EngineEvent, type EngineRun } from './engine.js';
 
 /** Why a training ends failed when the server stops or dies under it; the user starts it again. */
 export const SHUTDOWN_REASON = 'the server stopped while this training was running; start it again';
 
 export interface TrainingPayload {
   trainingId: number;
+  /** Continue from the checkpoint a failed run left in the training's folder (`train --resume`). */
+  resume?: boolean;
 }
 
 /** What the runner hands a job: where to work and how to learn that the user asked it to stop. */
@@ -23,54 +27,45 @@ export interface JobContext {
   shuttingDown(): boolean;
 }
 
-async function hashFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-/** Stores an engine output in the blob store (a copy: the work folder is deleted afterwards). */
-async function keep(deps: Deps, file: string): Promise<string> {
-  const sha = await hashFile(file);
-  if (!deps.blobs.has(sha)) {
-    const temp = deps.blobs.tempPath();
-    await fs.promises.copyFile(file, temp);
-    await deps.blobs.putFile(sha, temp);
-  }
-  return sha;
-}
-
 /**
- * Materialises the training's snapshot (manifest + image blobs linked by hash) in the work folder, runs
- * `train --spec job.json --workdir DIR`, and turns the engine's events into the training's phase, epochs,
- * summary and artifacts. The final state: succeeded (exit 0), cancelled (exit 130 after a stop), else
- * failed with the engine's own message.
+ * Materialises the training's snapshot (manifest + image blobs linked by hash) in the training's folder
+ * (workdir.ts), runs `train --spec job.json --workdir DIR [--resume]`, and turns the engine's events into the
+ * training's phase, epochs, summary and artifacts. The final state: succeeded (exit 0), cancelled (exit 130
+ * after a stop), else failed with the engine's own message, resumable when an epoch checkpoint is left.
  */
 export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Promise<void> {
-  const { trainingId } = JSON.parse(job.payload) as TrainingPayload;
+  const { trainingId, resume = false } = JSON.parse(job.payload) as TrainingPayload;
   const training = await deps.trainings.byId(trainingId);
   if (!training) return;
   await setTrainingStatus(deps, trainingId, 'preparing');
   const snapshot = await deps.trainings.snapshot(training.snapshot_id);
-  const imagesDir = path.join(ctx.workDir, 'images');
+  const workDir = trainingDir(deps, trainingId);
+  // A fresh start never inherits a checkpoint; a resume keeps RUN/ and lays the inputs out again.
+  if (!resume) await removeTrainingDir(deps, trainingId);
+  const imagesDir = path.join(workDir, 'images');
+  await fs.promises.rm(imagesDir, { recursive: true, force: true });
   await fs.promises.mkdir(imagesDir, { recursive: true });
-  const manifestFile = path.join(ctx.workDir, 'dataset.json');
+  const manifestFile = path.join(workDir, 'dataset.json');
   await fs.promises.copyFile(deps.blobs.pathOf(snapshot.manifest_sha), manifestFile);
   const manifest = JSON.parse(await fs.promises.readFile(manifestFile, 'utf8')) as { images: { file_name: string }[] };
   for (const img of manifest.images) {
     const blob = deps.blobs.pathOf(img.file_name.split('.')[0]!);
     // A deleted image whose blob went with it: say which, rather than letting the engine report a missing file.
-    if (!fs.existsSync(blob)) return setTrainingStatus(deps, trainingId, 'failed', `image ${img.file_name} of the snapshot is no longer stored`);
+    if (!fs.existsSync(blob)) return failTraining(deps, trainingId, `image ${img.file_name} of the snapshot is no longer stored`, { resumable: false });
     // Symlinks: blobs are immutable, so the engine reads the stored bytes without a copy.
     await fs.promises.symlink(blob, path.join(imagesDir, img.file_name));
   }
   const spec = { task: training.task, data: 'dataset.json', images: 'images', out: 'run', params: JSON.parse(training.parameters) as Record<string, unknown> };
-  await fs.promises.writeFile(path.join(ctx.workDir, 'job.json'), JSON.stringify(spec, null, 1));
-  if (ctx.cancelled()) return setTrainingStatus(deps, trainingId, 'cancelled');
+  await fs.promises.writeFile(path.join(workDir, 'job.json'), JSON.stringify(spec, null, 1));
+  if (ctx.cancelled()) {
+    await removeTrainingDir(deps, trainingId);
+    return setTrainingStatus(deps, trainingId, 'cancelled');
+  }
 
   let phase: TrainingPhase = 'preparing';
   let status: 'preparing' | 'training' = 'preparing';
   let error: string | null = null;
+  let errorCode: string | null = null;
   const artifacts: Record<string, string> = {};
   const progress = (p: Partial<{ epoch: number; epochs: number; etaS: number | null; metrics: Record<string, unknown> }>) => ({
     phase,
@@ -102,16 +97,25 @@ export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Pro
       await deps.trainings.update(trainingId, { summary: JSON.stringify(e.summary) });
     } else if (e.event === 'error' && e.code !== 'cancelled') {
       error = e.message;
+      errorCode = e.code;
     }
   };
-  const env = { ...process.env, PYTHONPATH: deps.config.engine.pythonPath, OMP_WAIT_POLICY: 'PASSIVE', PYTHONUNBUFFERED: '1' };
-  const run = runEngine(deps.config.engine.command, ['train', '--spec', 'job.json', '--workdir', ctx.workDir], { cwd: ctx.workDir, env, onEvent });
+  const args = ['train', '--spec', 'job.json', '--workdir', workDir, ...(resume ? ['--resume'] : [])];
+  const run = runEngine(deps.config.engine.command, args, { cwd: workDir, env: engineEnv(deps.config.engine.pythonPath), onEvent });
   ctx.onStart(run);
   const code = await run.exited;
   if (Object.keys(artifacts).length > 0) await deps.trainings.update(trainingId, { artifacts: JSON.stringify(artifacts) });
-  if (code === 0 && artifacts.best) return setTrainingStatus(deps, trainingId, 'succeeded');
-  if (ctx.cancelled()) return setTrainingStatus(deps, trainingId, 'cancelled');
-  if (ctx.shuttingDown()) return setTrainingStatus(deps, trainingId, 'failed', SHUTDOWN_REASON);
+  // The outputs are in the blob store by now: the folder only served a resume.
+  if (code === 0 && artifacts.best) {
+    await removeTrainingDir(deps, trainingId);
+    return setTrainingStatus(deps, trainingId, 'succeeded');
+  }
+  if (ctx.cancelled()) {
+    await removeTrainingDir(deps, trainingId);
+    return setTrainingStatus(deps, trainingId, 'cancelled');
+  }
+  if (ctx.shuttingDown()) return failTraining(deps, trainingId, SHUTDOWN_REASON);
   const reason = error ?? (code === null ? 'the training process was killed' : `the engine stopped with exit code ${code}: ${run.tail() || 'no output'}`);
-  return setTrainingStatus(deps, trainingId, 'failed', reason);
+  // A checkpoint of a finished run cannot continue (the engine says so): resuming it again would only fail again.
+  return failTraining(deps, trainingId, reason, { resumable: errorCode !== 'nothing_to_resume' });
 }
