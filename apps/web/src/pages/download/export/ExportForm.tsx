@@ -4,7 +4,7 @@ import { ExportOutlined } from '@ant-design/icons';
 import { SdkTypes, type PackKind, type TrainingData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { VersionSelect } from '@/pages/testing/shared/VersionSelect';
-import { positiveIntProblem, rotatedHint, rotatedProblem, SDK_GPU_RANGES, sdkTypeProblem, type ExportFormValues } from './exportRules';
+import { asksSdkType, positiveIntProblem, rotatedHint, rotatedProblem, SDK_GPU_RANGES, sdkTypeProblem, type ExportFormValues } from './exportRules';
 
 interface Props {
   form: FormInstance<ExportFormValues>;
@@ -26,7 +26,7 @@ export function ExportForm({ form, kind, initial, versions, versionsLoading, pac
   const sdkType = Form.useWatch('sdkType', form);
   const rotated = Form.useWatch('rotated', form);
   const training = versions.find((v) => v.id === trainingId);
-  const hint = rotatedHint(sdkType, rotated);
+  const hint = asksSdkType(kind) ? rotatedHint(sdkType, rotated) : null;
   useEffect(() => form.setFieldsValue(initial), [form, initial]);
 
   const positive = { validator: (_: unknown, v: unknown) => check(positiveIntProblem(v), t) };
@@ -60,20 +60,22 @@ export function ExportForm({ form, kind, initial, versions, versionsLoading, pac
         <Col span={12}>{number('inputH', 'export-height')}</Col>
       </Row>
       {number('maxDet', 'export-max-det')}
-      <Form.Item name="sdkType" label={t('form.sdkType')} rules={[{ validator: (_, v) => check(sdkTypeProblem(v), t) }]}>
-        <Radio.Group data-testid="export-sdk-type">
-          <Space orientation="vertical">
-            {SdkTypes.map((s) => (
-              <Radio key={s} value={s} data-testid={`export-sdk-${s}`}>
-                {t(`sdk.${s}`)}
-                <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
-                  {t(`sdk.${s}Help`, { range: SDK_GPU_RANGES[s] ?? '' })}
-                </Typography.Text>
-              </Radio>
-            ))}
-          </Space>
-        </Radio.Group>
-      </Form.Item>
+      {asksSdkType(kind) && (
+        <Form.Item name="sdkType" label={t('form.sdkType')} rules={[{ validator: (_, v) => check(sdkTypeProblem(v), t) }]}>
+          <Radio.Group data-testid="export-sdk-type">
+            <Space orientation="vertical">
+              {SdkTypes.map((s) => (
+                <Radio key={s} value={s} data-testid={`export-sdk-${s}`}>
+                  {t(`sdk.${s}`)}
+                  <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
+                    {t(`sdk.${s}Help`, { range: SDK_GPU_RANGES[s] ?? '' })}
+                  </Typography.Text>
+                </Radio>
+              ))}
+            </Space>
+          </Radio.Group>
+        </Form.Item>
+      )}
       <Form.Item
         name="rotated"
         label={t('form.rotated')}

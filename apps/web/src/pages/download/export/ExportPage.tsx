@@ -12,7 +12,7 @@ import { MODEL_LIST_PATH } from '@/routes/table';
 import { useProject } from '@/stores/project';
 import { useSession } from '@/stores/session';
 import { ExportForm } from './ExportForm';
-import { exportBody, initialExportValues, type ExportFormValues } from './exportRules';
+import { exportBody, initialExportValues, serverProblem, type ExportFormValues } from './exportRules';
 import { usePackStatus, useStartPack } from './packApi';
 import { downloadPack } from './packDownload';
 import { PackStatusPanel } from './PackStatusPanel';
@@ -87,7 +87,11 @@ function Exporter({ modelId, type, kind }: { modelId: string; type: string; kind
     } catch (e) {
       // 8008 gets the client's contact-sales notice; the page keeps saying it beside the form.
       if (isApiError(e) && e.code === Errors.noDownloadPermission.code) setRefused(true);
-      showError(e);
+      const problem = isApiError(e) && e.code === Errors.exportFailed.code ? serverProblem(e.data) : null;
+      if (problem) form.setFields([{ name: problem.field, errors: [t(`rules.${problem.reason}`)] }]);
+      else showError(e);
+      // Another export of this model is running: show where it stands.
+      if (isApiError(e) && e.code === Errors.exportInProgress.code) void status.refetch();
     }
   };
 

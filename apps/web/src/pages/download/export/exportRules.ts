@@ -47,17 +47,35 @@ export function rotatedProblem(rotated: boolean | undefined, training: TrainingD
   return rotated === training.rotated ? null : 'rotatedMismatch';
 }
 
-export function checkExport(values: ExportFormValues, training: TrainingData | undefined): ExportProblem[] {
+/**
+ * The SDK type is asked on the SDK page only: a model pack is a plain ONNX file whatever runs it (the server
+ * stores no SDK type for it), so making the user choose one there would ask for a choice that changes nothing.
+ */
+export const asksSdkType = (kind: PackKind) => kind === 'sdk';
+
+export function checkExport(values: ExportFormValues, training: TrainingData | undefined, kind: PackKind): ExportProblem[] {
   const problems: ExportProblem[] = [];
   for (const field of ['inputW', 'inputH', 'maxDet'] as const) {
     const reason = positiveIntProblem(values[field]);
     if (reason) problems.push({ field, reason });
   }
-  const sdk = sdkTypeProblem(values.sdkType);
+  const sdk = asksSdkType(kind) ? sdkTypeProblem(values.sdkType) : null;
   if (sdk) problems.push({ field: 'sdkType', reason: sdk });
   const rotated = rotatedProblem(values.rotated, training);
   if (rotated) problems.push({ field: 'rotated', reason: rotated });
   return problems;
+}
+
+/**
+ * The server's exportFailed names the refused input in data.field (with a reason); it reads as the form's own
+ * rule for that field. Null when the field is not one of the form's.
+ */
+export function serverProblem(data: unknown): ExportProblem | null {
+  const field = (data as { field?: unknown } | null)?.field;
+  if (field === 'inputW' || field === 'inputH' || field === 'maxDet') return { field, reason: 'positiveInt' };
+  if (field === 'sdkType') return { field, reason: 'sdkRequired' };
+  if (field === 'rotated') return { field, reason: 'rotatedMismatch' };
+  return null;
 }
 
 /** SPEC §9: rotated boxes need an NVIDIA 20 series or newer; a warning, the server has the last word. */
@@ -73,7 +91,7 @@ export function exportBody(values: ExportFormValues, modelId: number, kind: Pack
     inputW: values.inputW!,
     inputH: values.inputH!,
     maxDet: values.maxDet!,
-    sdkType: values.sdkType!,
+    ...(asksSdkType(kind) ? { sdkType: values.sdkType! } : {}),
     rotated: values.rotated ?? training?.rotated ?? false,
   };
 }

@@ -98,17 +98,28 @@ describe('export pages', () => {
   });
 
   it('shows a failed pack with its reason and re-exports on click', async () => {
-    const calls = serve({ statuses: [pack({ packStatus: 'failed', id: 2, trainingId: 11, inputW: 800, inputH: 600, maxDet: 20, sdkType: 'cpu', error: 'engine crashed' })] });
+    const calls = serve({ statuses: [pack({ packStatus: 'failed', id: 2, trainingId: 11, inputW: 800, inputH: 600, maxDet: 20, error: 'engine crashed' })] });
     renderPage(<DownloadModel />, '/download/downloadModel');
     expect((await screen.findByTestId('pack-status')).dataset.status).toBe('failed');
     expect(screen.getByTestId('pack-status').textContent).toContain('engine crashed');
+    // A model pack is a plain ONNX file: no SDK type to choose.
+    expect(screen.queryByTestId('export-sdk-type')).toBeNull();
     await waitFor(() => expect(input('export-width').value).toBe('800'));
     await click('pack-reexport');
-    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ modelId: 5, trainingId: 11, kind: 'model', inputW: 800, inputH: 600, maxDet: 20, sdkType: 'cpu', rotated: false }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ modelId: 5, trainingId: 11, kind: 'model', inputW: 800, inputH: 600, maxDet: 20, rotated: false }));
+  });
+
+  it("puts the server's refusal of an input on that field", async () => {
+    serve({ packReply: { code: 40008, message: 'Model export failed, please check the parameters.', data: { field: 'maxDet', reason: 'range' } } });
+    renderPage(<DownloadModel />, '/download/downloadModel');
+    await screen.findByTestId('pack-none');
+    await waitFor(() => expect(input('export-width').value).toBe('512'));
+    await click('export-submit');
+    await waitFor(() => expect(errors()).toEqual(['Enter a whole number greater than 0.']));
   });
 
   it('tells a user without download permission to contact sales (8008)', async () => {
-    serve({ statuses: [pack({ packStatus: 'failed', id: 2, trainingId: 11, inputW: 8, inputH: 6, maxDet: 2, sdkType: 'cpu' })], packReply: { code: 8008, message: 'You have no permission to download. Please contact sales.' } });
+    serve({ statuses: [pack({ packStatus: 'failed', id: 2, trainingId: 11, inputW: 8, inputH: 6, maxDet: 2 })], packReply: { code: 8008, message: 'You have no permission to download. Please contact sales.' } });
     renderPage(<DownloadModel />, '/download/downloadModel');
     await screen.findByTestId('pack-reexport');
     await waitFor(() => expect(input('export-width').value).toBe('8'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkExport, exportBody, initialExportValues, positiveIntProblem, rotatedHint, rotatedProblem, sdkTypeProblem, DEFAULT_MAX_DET } from '../export/exportRules';
+import { checkExport, exportBody, initialExportValues, positiveIntProblem, rotatedHint, rotatedProblem, sdkTypeProblem, serverProblem, DEFAULT_MAX_DET } from '../export/exportRules';
 import { pack, training } from './fixtures';
 
 describe('export rules (SPEC §5)', () => {
@@ -33,14 +33,27 @@ describe('export rules (SPEC §5)', () => {
   });
 
   it('lists one problem per bad field', () => {
-    expect(checkExport({ inputW: 0, inputH: null, maxDet: 1.5, rotated: true }, training())).toEqual([
+    expect(checkExport({ inputW: 0, inputH: null, maxDet: 1.5, rotated: true }, training(), 'sdk')).toEqual([
       { field: 'inputW', reason: 'positiveInt' },
       { field: 'inputH', reason: 'required' },
       { field: 'maxDet', reason: 'positiveInt' },
       { field: 'sdkType', reason: 'sdkRequired' },
       { field: 'rotated', reason: 'rotatedMismatch' },
     ]);
-    expect(checkExport({ inputW: 1920, inputH: 1080, maxDet: 100, sdkType: 'cpu', rotated: false }, training())).toEqual([]);
+    expect(checkExport({ inputW: 1920, inputH: 1080, maxDet: 100, sdkType: 'cpu', rotated: false }, training(), 'sdk')).toEqual([]);
+  });
+
+  it('asks for an SDK type only when exporting an SDK (a model pack is a plain ONNX file)', () => {
+    expect(checkExport({ inputW: 1920, inputH: 1080, maxDet: 100, rotated: false }, training(), 'model')).toEqual([]);
+    expect(checkExport({ inputW: 1920, inputH: 1080, maxDet: 100, rotated: false }, training(), 'sdk')).toEqual([{ field: 'sdkType', reason: 'sdkRequired' }]);
+  });
+
+  it("reads the server's exportFailed field as the form's rule for it", () => {
+    expect(serverProblem({ field: 'maxDet', reason: 'range' })).toEqual({ field: 'maxDet', reason: 'positiveInt' });
+    expect(serverProblem({ field: 'sdkType', reason: 'enum' })).toEqual({ field: 'sdkType', reason: 'sdkRequired' });
+    expect(serverProblem({ field: 'rotated', reason: 'invalid' })).toEqual({ field: 'rotated', reason: 'rotatedMismatch' });
+    expect(serverProblem({ field: 'modelId' })).toBeNull();
+    expect(serverProblem(null)).toBeNull();
   });
 
   it('warns that rotated boxes need an NVIDIA 20 series or newer (SPEC §9)', () => {
@@ -72,5 +85,7 @@ describe('export form values', () => {
   it('build the contract body', () => {
     const body = exportBody({ trainingId: 11, inputW: 1920, inputH: 1080, maxDet: 50, sdkType: 'cpu', rotated: false }, 5, 'sdk', training());
     expect(body).toEqual({ modelId: 5, trainingId: 11, kind: 'sdk', inputW: 1920, inputH: 1080, maxDet: 50, sdkType: 'cpu', rotated: false });
+    const model = exportBody({ trainingId: 11, inputW: 640, inputH: 480, maxDet: 50, sdkType: 'cpu', rotated: false }, 5, 'model', training());
+    expect(model).toEqual({ modelId: 5, trainingId: 11, kind: 'model', inputW: 640, inputH: 480, maxDet: 50, rotated: false });
   });
 });
