@@ -5,6 +5,7 @@ import {
   TestPaths,
   type TestProgressEvent,
   type TestRunData,
+  type TestStateEvent,
   type TestStatus,
 } from '@loupe/contracts';
 import { currentLanguage } from '@/i18n';
@@ -68,7 +69,7 @@ export function useTestEvents(modelId: string, run: TestRunData | undefined): Li
           return 'continue';
         }
         if (event.type !== 'state') return 'continue';
-        const state = parse<{ status: TestStatus; error: string | null }>(event.data);
+        const state = parse<TestStateEvent>(event.data);
         if (!state) return 'continue';
         update({ status: state.status, error: state.error });
         if (isActiveTest(state.status)) return 'continue';

@@ -1,13 +1,12 @@
 import { useMemo, useState } from 'react';
 import { Button, Empty, Pagination, Result, Segmented, Space, Spin, Typography } from 'antd';
-import { TestImageFilters, type TestImageData, type TestRunData } from '@loupe/contracts';
+import { TestImageFilters, type TestImageData, type TestImageFilter as Filter, type TestRunData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { useTestImages } from '../api/testApi';
 import type { LabelLook } from './overlayGeometry';
 import { ResultCard } from './ResultCard';
 import { ResultViewer } from './ResultViewer';
 
-type Filter = (typeof TestImageFilters)[number];
 export const RESULTS_PAGE_SIZE = 24;
 
 interface Props {

@@ -1,6 +1,4 @@
-import { TestSettings, TestSettingsDefaults, type TestRunData, type TestSettings as Settings, type TestSources, type TestStartBody, type TrainingData } from '@loupe/contracts';
-
-export type TestSource = (typeof TestSources)[number];
+import { TestSettings, TestSettingsDefaults, type TestRunData, type TestSettings as Settings, type TestSource, type TestStartBody, type TrainingData } from '@loupe/contracts';
 
 /** The form's values: the SPEC §3 test settings plus what to test with and on. */
 export interface TestFormValues extends Settings {
