@@ -158,4 +158,5 @@ def export(args):
         f"{'NMS in graph' if nms else 'no NMS (candidates per anchor)'}")
     emit("artifact", kind="onnx", path=args.out)
     emit("done", summary={"path": args.out, "input_width": w, "input_height": h, "task": ck["task"], "nms": nms,
+                          "labels": ck["names"], "conf": conf, "iou": iou, "max_det": int(args.max_det),
                           "size_mb": os.path.getsize(args.out) / 1e6})

@@ -49,6 +49,7 @@ import { labelRoutes } from './routes/labels.js';
 import { labelingRoutes } from './routes/labeling.js';
 import { trainingRoutes } from './routes/trainings.js';
 import { parameterRoutes } from './routes/parameters.js';
+import { packRoutes } from './routes/packs.js';
 import { testRoutes } from './routes/tests.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -160,6 +161,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(trainingRoutes(deps));
   await app.register(testRoutes(deps));
   await app.register(parameterRoutes(deps));
+  await app.register(packRoutes(deps));
 
   const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });

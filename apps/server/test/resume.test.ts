@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelData, TrainingData } from '@loupe/contracts';
+import type { ModelData, TrainingData, TrainingDetailData } from '@loupe/contracts';
 import { call, startApp, type TestApp } from './helper.js';
 import { userToken } from './gallery-fixtures.js';
 import { detail, labeledStudio, start, TINY, trainingUrl, waitFor } from './training-fixtures.js';
@@ -46,7 +46,7 @@ async function leftRunning(modelId: number, trainingId: number): Promise<void> {
 
 describe('resuming a training from its last checkpoint', () => {
   let s: Awaited<ReturnType<typeof labeledStudio>>;
-  let killed: TrainingData;
+  let killed: TrainingDetailData;
   let epochsBefore: number;
 
   it('a training whose engine is killed mid-run ends failed and resumable, its folder kept', async () => {

@@ -68,10 +68,20 @@ export function rboxCorners(cx: number, cy: number, w: number, h: number, theta:
   return dx.map((x, i) => [cx + x * c - dy[i]! * s, cy + x * s + dy[i]! * c] as [number, number]);
 }
 
-export async function loadModel(path: string): Promise<LoupeModel> {
+export interface LoadOptions {
+  /**
+   * onnxruntime execution providers in order of preference, e.g. ["cuda", "cpu"] for the SDK's GPU types.
+   * Creating the session throws when one is not installed (the CUDA provider needs onnxruntime-node's CUDA
+   * binaries); the caller decides whether to fall back to ["cpu"].
+   */
+  executionProviders?: string[];
+}
+
+export async function loadModel(path: string, opts: LoadOptions = {}): Promise<LoupeModel> {
   const bytes = new Uint8Array(await readFile(path));
   const meta = parseMeta(readMetadataProps(bytes));
-  const session = await ort.InferenceSession.create(bytes, { graphOptimizationLevel: "all" });
+  const providers = opts.executionProviders ? { executionProviders: opts.executionProviders } : {};
+  const session = await ort.InferenceSession.create(bytes, { graphOptimizationLevel: "all", ...providers });
   const rotated = meta.task === "obb";
   return {
     meta,

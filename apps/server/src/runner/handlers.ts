@@ -1,7 +1,10 @@
 import type { Job, JobKind } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
+import { packsRepo } from '../db/packs.js';
+import { PACK_SHUTDOWN_REASON, setPackStatus } from '../services/delivery/packs.js';
 import { failTraining } from '../services/training/resume.js';
 import { setTestStatus, TEST_SHUTDOWN_REASON } from '../services/testing/state.js';
+import { runExportJob } from './export-job.js';
 import { runTestJob } from './test-job.js';
 import type { JobContext } from './training-job.js';
 import { runTrainingJob, SHUTDOWN_REASON } from './training-job.js';
@@ -31,8 +34,17 @@ const test: JobHandler = {
   },
 };
 
+const exportPack: JobHandler = {
+  run: runExportJob,
+  async fail(deps, job, reason) {
+    const p = await packsRepo(deps.db).byJob(job.id);
+    if (p) await setPackStatus(deps, p.id, 'failed', { error: reason === SHUTDOWN_REASON ? PACK_SHUTDOWN_REASON : reason });
+  },
+};
+
 /** One handler per job kind; the runner dispatches on jobs.kind. */
 export const JOB_HANDLERS: Partial<Record<JobKind, JobHandler>> = {
   training,
   test,
+  export: exportPack,
 };

@@ -1,0 +1,139 @@
+"""Loupe Python SDK: runs ../model-raw.onnx (the detector without NMS) and returns boxes in image pixels.
+
+Inference: onnxruntime when it is installed (CUDA first for the GPU SDK types), else OpenCV DNN (Debian's
+python3-opencv has no onnxruntime beside it). NMS: cv2.dnn.NMSBoxes (boxes) or cv2.dnn.NMSBoxesRotated (rotated
+boxes), classes kept apart unless the model was exported class-agnostic. Pre-processing repeats the training
+engine's letterbox exactly, so boxes match the platform's to well under a pixel."""
+import json
+import math
+
+import cv2
+import numpy as np
+
+PRE_NMS = 3000  # candidates kept before NMS, as in the engine
+CLASS_OFFSET = 8192.0  # shifts each class's boxes apart so one NMS call never merges two classes
+
+
+def read_metadata(path):
+    """ModelProto.metadata_props (field 14) of an ONNX file, read straight from the protobuf bytes."""
+    with open(path, "rb") as f:
+        buf = f.read()
+
+    def varint(pos):
+        result, shift = 0, 0
+        while True:
+            b = buf[pos]
+            pos += 1
+            result |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return result, pos
+            shift += 7
+
+    def fields(start, end):
+        pos = start
+        while pos < end:
+            tag, pos = varint(pos)
+            wire = tag & 7
+            if wire == 0:
+                _, pos = varint(pos)
+            elif wire == 1:
+                pos += 8
+            elif wire == 5:
+                pos += 4
+            elif wire == 2:
+                n, pos = varint(pos)
+                yield tag >> 3, pos, pos + n
+                pos += n
+            else:
+                raise ValueError(f"unsupported protobuf wire type {wire}")
+
+    props = {}
+    for field, s, e in fields(0, len(buf)):
+        if field == 14:
+            kv = {f: buf[a:b].decode() for f, a, b in fields(s, e)}
+            props[kv.get(1, "")] = kv.get(2, "")
+    return props
+
+
+def letterbox(img, width, height):
+    """The engine's letterbox (data/augment.py): keep aspect, bilinear, centred padding of 114."""
+    h0, w0 = img.shape[:2]
+    r = min(height / h0, width / w0)
+    nw, nh = int(round(w0 * r)), int(round(h0 * r))
+    if (nw, nh) != (w0, h0):
+        img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    left, top = int(round((width - nw) / 2 - 0.1)), int(round((height - nh) / 2 - 0.1))
+    out = np.full((height, width, 3), 114, np.uint8)
+    out[top:top + nh, left:left + nw] = img
+    return out, r, left, top
+
+
+class Model:
+    def __init__(self, path, device="cpu"):
+        props = read_metadata(path)
+        if "loupe" not in props:
+            raise ValueError(f"{path} is not a Loupe model (no 'loupe' metadata)")
+        self.meta = json.loads(props["loupe"])
+        if self.meta.get("nms", True):
+            raise ValueError(f"{path} has NMS inside the graph; the Python SDK runs the model exported with --no-nms")
+        self.labels = self.meta["labels"]
+        self.rotated = self.meta["task"] == "obb"
+        self.width, self.height = self.meta["input_width"], self.meta["input_height"]
+        self.backend = None
+        try:
+            import onnxruntime as ort
+            wanted = ["CUDAExecutionProvider", "CPUExecutionProvider"] if device == "cuda" else ["CPUExecutionProvider"]
+            providers = [p for p in wanted if p in ort.get_available_providers()]
+            self.session = ort.InferenceSession(path, providers=providers)
+            self.backend = "onnxruntime:" + self.session.get_providers()[0]
+        except ImportError:
+            self.net = cv2.dnn.readNetFromONNX(path)
+            self.backend = "opencv:cpu"
+            if device == "cuda" and hasattr(cv2, "cuda") and cv2.cuda.getCudaEnabledDeviceCount() > 0:
+                self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_CUDA)
+                self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CUDA)
+                self.backend = "opencv:cuda"
+
+    def _forward(self, x):
+        if self.backend.startswith("onnxruntime"):
+            return self.session.run(None, {"images": x})[0]
+        self.net.setInput(x)
+        return self.net.forward()
+
+    def detect(self, bgr, conf=None, iou=None, max_det=None):
+        """bgr: an image as cv2.imread returns it. Returns a list of dicts: box [x1, y1, x2, y2], score, classId,
+        label, and for rotated boxes rbox {cx, cy, w, h, angle (degrees, clockwise on screen)} and polygon."""
+        conf = self.meta["conf"] if conf is None else conf
+        iou = self.meta["iou"] if iou is None else iou
+        max_det = self.meta["max_det"] if max_det is None else max_det
+        img, r, left, top = letterbox(bgr, self.width, self.height)
+        x = np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255
+        cand = self._forward(x)[0]
+        nb = 5 if self.rotated else 4
+        scores = cand[:, nb:]
+        cls = scores.argmax(1)
+        score = scores.max(1)
+        keep = np.nonzero(score > conf)[0]
+        keep = keep[np.argsort(-score[keep], kind="stable")][:PRE_NMS]
+        boxes, cls, score = cand[keep, :nb].astype(np.float64), cls[keep], score[keep].astype(np.float64)
+        off = np.zeros(len(keep)) if self.meta.get("agnostic") else cls * CLASS_OFFSET
+        if self.rotated:
+            rects = [((b[0] + o, b[1] + o), (b[2], b[3]), math.degrees(b[4])) for b, o in zip(boxes, off)]
+            idx = cv2.dnn.NMSBoxesRotated(rects, score.tolist(), conf, iou) if rects else []
+        else:
+            rects = [[b[0] + o, b[1] + o, b[2] - b[0], b[3] - b[1]] for b, o in zip(boxes, off)]
+            idx = cv2.dnn.NMSBoxes(rects, score.tolist(), conf, iou) if rects else []
+        out = []
+        for i in np.array(idx, dtype=int).reshape(-1)[:max_det]:
+            b, c = boxes[i], int(cls[i])
+            d = {"score": float(score[i]), "classId": c, "label": self.labels[c] if c < len(self.labels) else str(c)}
+            if self.rotated:
+                cx, cy, w, h = (b[0] - left) / r, (b[1] - top) / r, b[2] / r, b[3] / r
+                poly = cv2.boxPoints(((cx, cy), (w, h), math.degrees(b[4])))
+                d["box"] = [float(v) for v in (*poly.min(0), *poly.max(0))]
+                d["rbox"] = {"cx": cx, "cy": cy, "w": w, "h": h, "angle": math.degrees(b[4])}
+                d["polygon"] = poly.tolist()
+            else:
+                d["box"] = [(b[0] - left) / r, (b[1] - top) / r, (b[2] - left) / r, (b[3] - top) / r]
+            out.append(d)
+        return out

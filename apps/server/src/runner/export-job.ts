@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SdkType } from '@loupe/contracts';
+import type { Job } from '../db/jobs.js';
+import { packsRepo, type Pack } from '../db/packs.js';
+import type { Deps } from '../services/deps.js';
+import { PACK_SHUTDOWN_REASON, setPackStatus, type ExportPayload } from '../services/delivery/packs.js';
+import { keep } from './artifacts.js';
+import { engineEnv, runEngine, type EngineEvent } from './engine.js';
+import { buildSdkZip } from './sdk-zip.js';
+import type { JobContext } from './training-job.js';
+
+/** Exports without a stop button: only a shutdown ends one early. */
+class Stopped extends Error {}
+
+/**
+ * `export --format onnx --width W --height H --max-det N` of the training's best.pt (NMS in the graph). An SDK
+ * also gets the graph without NMS (`--no-nms`, for OpenCV) and becomes a ZIP (sdk-zip.ts). The file goes to
+ * the blob store; the pack ends success, or failed with the engine's message.
+ */
+export async function runExportJob(deps: Deps, job: Job, ctx: JobContext): Promise<void> {
+  const { packId } = JSON.parse(job.payload) as ExportPayload;
+  const pack = await packsRepo(deps.db).byId(packId);
+  if (!pack) return;
+  try {
+    const file = await makePack(deps, pack, ctx);
+    const bytes = (await fs.promises.stat(file)).size;
+    await setPackStatus(deps, pack.id, 'success', { artifact_sha: await keep(deps, file), bytes });
+  } catch (e) {
+    const reason = e instanceof Stopped ? PACK_SHUTDOWN_REASON : (e as Error).message;
+    await setPackStatus(deps, pack.id, 'failed', { error: reason });
+  }
+}
+
+async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string> {
+  const training = await deps.trainings.byId(pack.training_id);
+  const best = training ? (JSON.parse(training.artifacts) as Record<string, string>).best : undefined;
+  if (!training || !best || !deps.blobs.has(best)) throw new Error('the training no longer has its weights; train again');
+  // A link: blobs are immutable and the engine only reads the checkpoint.
+  await fs.promises.symlink(deps.blobs.pathOf(best), path.join(ctx.workDir, 'best.pt'));
+
+  const exportOnnx = async (out: string, extra: string[]) => {
+    let summary: Record<string, unknown> = {};
+    let error: string | null = null;
+    const onEvent = async (e: EngineEvent) => {
+      if (e.event === 'done') summary = e.summary;
+      else if (e.event === 'error') error = e.message;
+    };
+    const args = ['export', '--model', 'best.pt', '--format', 'onnx', '--width', String(pack.input_w), '--height', String(pack.input_h), '--max-det', String(pack.max_det), '--out', out, ...extra];
+    const run = runEngine(deps.config.engine.command, args, { cwd: ctx.workDir, env: engineEnv(deps.config.engine.pythonPath), onEvent });
+    ctx.onStart(run);
+    const code = await run.exited;
+    if (ctx.shuttingDown()) throw new Stopped();
+    if (code !== 0) throw new Error(error ?? `the engine stopped with exit code ${code}: ${run.tail() || 'no output'}`);
+    return summary;
+  };
+
+  const model = path.join(ctx.workDir, 'model.onnx');
+  const summary = await exportOnnx(model, []);
+  if (pack.kind === 'model') return model;
+
+  const raw = path.join(ctx.workDir, 'model-raw.onnx');
+  await exportOnnx(raw, ['--no-nms']);
+  const owner = await deps.db.selectFrom('models').select('name').where('id', '=', pack.model_id).executeTakeFirstOrThrow();
+  const zip = path.join(ctx.workDir, 'sdk.zip');
+  await buildSdkZip(zip, { model, raw }, {
+    model: owner.name,
+    version: `v${training.version}`,
+    sdkType: pack.sdk_type as SdkType,
+    task: String(summary.task),
+    labels: summary.labels as string[],
+    inputW: Number(summary.input_width),
+    inputH: Number(summary.input_height),
+    cameraW: pack.input_w,
+    cameraH: pack.input_h,
+    maxDet: pack.max_det,
+    conf: Number(summary.conf),
+    iou: Number(summary.iou),
+  });
+  return zip;
+}

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import yazl from 'yazl';
+import type { SdkType } from '@loupe/contracts';
+
+/** apps/server, from src/runner or dist/runner alike. */
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** What the ZIP holds besides the model: the examples and READMEs (apps/server/sdk). */
+const TEMPLATES = path.join(SERVER_DIR, 'sdk');
+/** The Node SDK's library is packages/runtime's build. */
+const RUNTIME_DIR = path.resolve(SERVER_DIR, '../../packages/runtime');
+
+const require = createRequire(import.meta.url);
+const dependency = (pkgJson: string, name: string) => (require(pkgJson) as { dependencies: Record<string, string> }).dependencies[name]!;
+
+export interface SdkInfo {
+  model: string;
+  version: string;
+  sdkType: SdkType;
+  task: string;
+  labels: string[];
+  inputW: number;
+  inputH: number;
+  cameraW: number;
+  cameraH: number;
+  maxDet: number;
+  conf: number;
+  iou: number;
+}
+
+const SDK_TITLES: Record<SdkType, string> = { cpu: 'CPU', gpu1020: 'NVIDIA 10/20 series GPU', gpu30: 'NVIDIA 30 series GPU' };
+const GPU_NOTES: Record<SdkType, string> = {
+  cpu: 'This is the CPU SDK: it runs anywhere onnxruntime or OpenCV runs. GPU SDKs are separate downloads.',
+  gpu1020: 'This SDK targets NVIDIA 10 and 20 series cards (CUDA execution provider).',
+  gpu30: 'This SDK targets NVIDIA 30 series cards (CUDA execution provider).',
+};
+
+function fill(template: string, vars: Record<string, string | number>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, k: string) => (k in vars ? String(vars[k]) : whole));
+}
+
+/**
+ * The SDK ZIP (SPEC §2 /download/downloadSDK): both ONNX graphs, labels.json, sdk.json, a runnable Node SDK
+ * (node/: @loupe/runtime's build, package.json, example.mjs) and a Python SDK (python/: loupe_sdk.py,
+ * example.py), each with its README.
+ */
+export async function buildSdkZip(out: string, files: { model: string; raw: string }, info: SdkInfo): Promise<void> {
+  const lib = path.join(RUNTIME_DIR, 'dist');
+  if (!fs.existsSync(path.join(lib, 'index.js'))) throw new Error(`the Node SDK is not built (${lib}): run npm run build -w @loupe/runtime`);
+  const zip = new yazl.ZipFile();
+  const done = new Promise<void>((resolve, reject) => {
+    const stream = fs.createWriteStream(out);
+    stream.on('close', resolve).on('error', reject);
+    zip.outputStream.on('error', reject).pipe(stream);
+  });
+  zip.addFile(files.model, 'model.onnx');
+  zip.addFile(files.raw, 'model-raw.onnx');
+  zip.addBuffer(Buffer.from(`${JSON.stringify(info.labels, null, 1)}\n`), 'labels.json');
+  const { labels: _labels, ...sdk } = info;
+  zip.addBuffer(Buffer.from(`${JSON.stringify(sdk, null, 1)}\n`), 'sdk.json');
+  const readme = await fs.promises.readFile(path.join(TEMPLATES, 'README.md'), 'utf8');
+  zip.addBuffer(Buffer.from(fill(readme, { ...sdk, sdkTitle: SDK_TITLES[info.sdkType], gpu: GPU_NOTES[info.sdkType] })), 'README.md');
+
+  for (const f of (await fs.promises.readdir(lib)).sort()) {
+    if (f.endsWith('.js') || f.endsWith('.d.ts')) zip.addFile(path.join(lib, f), `node/lib/${f}`);
+  }
+  const pkg = {
+    name: 'loupe-sdk',
+    version: '1.0.0',
+    private: true,
+    type: 'module',
+    main: 'lib/index.js',
+    types: 'lib/index.d.ts',
+    scripts: { example: 'node example.mjs' },
+    dependencies: {
+      'onnxruntime-node': dependency(path.join(RUNTIME_DIR, 'package.json'), 'onnxruntime-node'),
+      sharp: dependency(path.join(SERVER_DIR, 'package.json'), 'sharp'),
+    },
+  };
+  zip.addBuffer(Buffer.from(`${JSON.stringify(pkg, null, 2)}\n`), 'node/package.json');
+  for (const dir of ['node', 'python']) {
+    for (const f of (await fs.promises.readdir(path.join(TEMPLATES, dir))).sort()) {
+      if (f.startsWith('.') || f === '__pycache__') continue;
+      zip.addFile(path.join(TEMPLATES, dir, f), `${dir}/${f}`);
+    }
+  }
+  zip.end();
+  await done;
+}
