@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ActiveTrainingStatuses,
@@ -62,6 +63,18 @@ export function useTrainingsChanged(modelId: string) {
     void client.invalidateQueries({ queryKey: trainingsKey(modelId) });
     void client.invalidateQueries({ queryKey: modelsKey });
   };
+}
+
+/** Write what the live stream learned into the cached list, so the version table shows the same status. */
+export function usePatchListedTraining(modelId: string) {
+  const client = useQueryClient();
+  return useCallback(
+    (id: number, patch: Partial<TrainingData>) =>
+      client.setQueryData<TrainingListData>(trainingsKey(modelId), (list) =>
+        list ? { ...list, items: list.items.map((t) => (t.id === id ? { ...t, ...patch } : t)) } : list,
+      ),
+    [client, modelId],
+  );
 }
 
 /** 8001 and 40002 are answered by the client (a notice with a button to /mark); other refusals go to the caller. */

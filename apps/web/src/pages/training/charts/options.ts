@@ -31,7 +31,8 @@ export function curveOption(series: Series[], label: (key: string) => string, ep
   return {
     ...base(series.map((s) => label(s.key))),
     xAxis: { type: 'value', name: epochLabel, nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 1 },
-    yAxis: { type: 'value', min: 0, max: maxY, scale: maxY === undefined },
+    // Metrics (0 to 1) read as percentages, like the accuracy column and trend; losses as they are.
+    yAxis: { type: 'value', min: 0, max: maxY, scale: maxY === undefined, axisLabel: maxY === 1 ? { formatter: (v: number) => `${Math.round(v * 100)} %` } : {} },
     series: series.map((s) => ({
       type: 'line',
       name: label(s.key),

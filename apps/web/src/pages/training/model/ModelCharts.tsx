@@ -16,7 +16,7 @@ export function ModelCharts({ detail }: { detail: TrainingDetailData }) {
     () => prCurveOption(evaluation.prCurve?.recall ?? [], evaluation.prCurve?.precision ?? [], { recall: t('metrics.recall'), precision: t('metrics.precision') }),
     [evaluation, t],
   );
-  const ap = useMemo(() => classApOption(evaluation.perClass, { ap50: t('metrics.mAP50'), ap50_95: t('metrics.mAP50_95') }), [evaluation, t]);
+  const ap = useMemo(() => classApOption(evaluation.perClass, { ap50: t('model.ap50'), ap50_95: t('model.ap50_95') }), [evaluation, t]);
   const confusion = useMemo(() => {
     const c = evaluation.confusion;
     return confusionOption(c?.matrix ?? [], c ? [...c.names, t('model.background')] : [], { predicted: t('model.predicted'), actual: t('model.actual') });

@@ -88,7 +88,7 @@ describe('/train', () => {
 
   it('follows a running training live, stops it after a confirmation, and unlocks the project at the end', async () => {
     useSession.setState({ token: 'tok-1' });
-    const running = training({ id: 9, status: 'training', phase: 'training', accuracy: null, epoch: 0, epochs: 3, endedAt: null, durationS: null });
+    const running = training({ id: 9, status: 'queued', phase: 'queued', accuracy: null, epoch: 0, epochs: 3, endedAt: null, durationS: null });
     const routes = {
       [LIST]: { data: { items: [running], total: 1 } },
       'POST /api/models/5/trainings/9/stop': { data: running },
@@ -116,6 +116,8 @@ describe('/train', () => {
     expect(screen.getByTestId('train-phase').getAttribute('data-phase')).toBe('validating');
     expect(screen.getByTestId('train-eta').textContent).toBe('Time left: 1 min 00 s');
     expect(screen.getByTestId('train-stream').getAttribute('data-state')).toBe('open');
+    // The version table follows the stream: queued when listed, training now.
+    expect(screen.getByTestId('train-row-9').getAttribute('data-status')).toBe('training');
 
     await click('train-stop');
     expect(await screen.findByText(/abandons the training's progress/)).toBeTruthy();

@@ -4,7 +4,7 @@ import type { TrainingData, TrainingDetailData, TrainingStateEvent } from '@loup
 import { useShowError } from '@/api/useShowError';
 import { useTranslation } from '@/i18n';
 import { DASH, duration } from '../shared/format';
-import { useStopTraining, useTrainingDetail } from '../trainingApi';
+import { usePatchListedTraining, useStopTraining, useTrainingDetail } from '../trainingApi';
 import { isTerminal, type LiveTraining } from './liveTraining';
 import { TrainingCurves } from './TrainingCurves';
 import { useTrainingStream, type StreamState } from './useTrainingStream';
@@ -55,6 +55,13 @@ export function ActiveTraining({ modelId, training, onEnd }: { modelId: string; 
   const polled = useTrainingDetail(modelId, training.id, { pollMs: POLL_MS, enabled: stream === 'failed' });
   const view = stream === 'failed' && polled.data ? fromDetail(polled.data) : live;
   const stop = useStopTraining(modelId);
+  const patchListed = usePatchListedTraining(modelId);
+
+  // The version table's row follows the stream; the end itself is reported through onEnd.
+  const { status, phase, epoch, epochs, etaS } = view;
+  useEffect(() => {
+    if (!isTerminal(status)) patchListed(training.id, { status, phase, epoch, epochs, etaS });
+  }, [patchListed, training.id, status, phase, epoch, epochs, etaS]);
 
   // Polling is the fallback's only news of the end: report it once, as the stream would have.
   const ended = useRef(false);
