@@ -7,7 +7,8 @@ import sys
 
 from loupe_engine.events import Cancelled, EngineError, emit, install_sigterm, log
 
-SPEC_KEYS = {"task", "data", "val", "images", "out", "model", "params", "test", "export", "resume", "max_seconds"}
+SPEC_KEYS = {"task", "data", "val", "images", "out", "model", "params", "test", "export", "resume", "max_seconds",
+             "measure"}
 
 
 def _threads():
@@ -19,7 +20,7 @@ def _threads():
 def build_parser():
     p = argparse.ArgumentParser(prog="python3 -m loupe_engine", description="Loupe vision engine")
     sub = p.add_subparsers(dest="command", required=True)
-    for name in ("train", "test", "export"):
+    for name in ("train", "test", "export", "measure"):
         s = sub.add_parser(name)
         s.add_argument("--spec", help="job.json written by the platform's runner (see README)")
         s.add_argument("--workdir", help="folder that relative paths in --spec refer to, and outputs go to")
@@ -42,6 +43,16 @@ def build_parser():
             s.add_argument("--iou", type=float)
             s.add_argument("--agnostic", action="store_true", default=None)
             s.add_argument("--half", action="store_true", default=None)
+        if name == "measure":
+            s.add_argument("--model", help="segment, obb or detect checkpoint; without it the labels of --data "
+                                           "are measured")
+            s.add_argument("--data", help="COCO JSON of the images (and labels)")
+            s.add_argument("--images", help="image folder (all its images when --data is not given)")
+            s.add_argument("--out", help="measurements JSON to write")
+            s.add_argument("--conf", type=float)
+            s.add_argument("--iou", type=float)
+            s.add_argument("--mm-per-px", type=float, dest="mm_per_px", help="calibration: mm per pixel")
+            s.add_argument("--tolerances", help="tolerances JSON file or inline JSON (engine/README.md)")
         if name == "export":
             s.add_argument("--model")
             s.add_argument("--format", default=None)
@@ -95,7 +106,8 @@ def load_spec(args):
         if args.out is None:
             args.out = os.path.join(work, "run")
     elif args.out is None:
-        args.out = os.path.join(work, "predictions.json" if args.command == "test" else "model.onnx")
+        args.out = os.path.join(work, {"test": "predictions.json", "measure": "measurements.json"}.get(
+            args.command, "model.onnx"))
     return args
 
 
@@ -111,6 +123,9 @@ def main(argv=None):
         elif args.command == "test":
             from loupe_engine.commands import test
             test(args)
+        elif args.command == "measure":
+            from loupe_engine.measure.command import measure
+            measure(args)
         else:
             from loupe_engine.export import export
             export(args)
