@@ -12,6 +12,7 @@ from loupe_engine.events import EngineError, emit, log
 from loupe_engine.losses.iou import rbox_corners
 from loupe_engine.models.detector import count_flops
 from loupe_engine.models.load import load_checkpoint
+from loupe_engine.tasks import runner, runner_for_checkpoint
 from loupe_engine.trainer.detect import DetectTrainer
 from loupe_engine.trainer.validate import evaluate, predict_batches
 
@@ -23,9 +24,13 @@ def _need(args, *keys):
 
 
 def train(args):
+    task_runner = runner(getattr(args, "task", None))
+    if task_runner:  # classify, segment
+        return task_runner.train(args)
     _need(args, "task", "data", "images")
     if args.task not in ("detect", "obb"):
-        raise EngineError("invalid_task", f"task {args.task!r}: this engine trains detect and obb")
+        raise EngineError("invalid_task", f"task {args.task!r}: this engine trains detect, obb, classify and "
+                                          "segment")
     overrides = {**args.params, **config.parse_set(args.set)}
     cfg = config.validate(overrides)
     callbacks = {"phase": lambda phase: emit("phase", phase=phase),
@@ -80,6 +85,9 @@ def _check_range(name, v, lo, hi):
 
 
 def test(args):
+    task_runner = runner_for_checkpoint(args.model) if args.model else None
+    if task_runner:  # classify, segment
+        return task_runner.test(args)
     _need(args, "model", "data", "images")
     conf = 0.25 if args.conf is None else float(args.conf)
     iou = 0.7 if args.iou is None else float(args.iou)

@@ -111,6 +111,10 @@ def add_metadata(path, meta):
 
 
 def export(args):
+    from loupe_engine.tasks import runner_for_checkpoint
+    task_runner = runner_for_checkpoint(args.model) if args.model else None
+    if task_runner:  # classify, segment
+        return task_runner.export(args)
     fmt = (args.format or "onnx").lower()
     problems = []
     if fmt != "onnx":

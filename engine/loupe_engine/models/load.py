@@ -1,4 +1,4 @@
-"""Rebuild a trained detector from a Loupe checkpoint."""
+"""Rebuild a trained network (detector, classifier or segmenter) from a Loupe checkpoint."""
 import os
 
 import torch
@@ -16,6 +16,18 @@ def load_checkpoint(path, device="cpu"):
         raise EngineError("model_invalid", f"{path} is not a Loupe checkpoint: {e}")
     if not isinstance(ck, dict) or "names" not in ck or "model" not in ck:
         raise EngineError("model_invalid", f"{path} is not a Loupe checkpoint")
-    model = Detector(len(ck["names"]), ck["size"], ck["task"] == "obb")
+    model = build_model(ck)
     model.load_state_dict(ck["model"])
     return model.to(device).eval(), ck
+
+
+def build_model(ck):
+    """The untrained network a checkpoint's weights belong to, from its task and metadata."""
+    task, nc = ck.get("task"), len(ck["names"])
+    if task == "classify":
+        from loupe_engine.models.classifier import Classifier
+        return Classifier(nc, ck["size"], multi_label=ck.get("multi_label", False))
+    if task == "segment":
+        from loupe_engine.models.segmenter import Segmenter
+        return Segmenter(nc, ck["size"], overlap=ck.get("overlap_mask", True))
+    return Detector(nc, ck["size"], task == "obb")

@@ -36,8 +36,35 @@ class ModelEMA:
                     v.mul_(d).add_(msd[k].detach(), alpha=1 - d)
 
 
+def recalibrate_bn(model, loader, batches, device, freeze=0):
+    """Re-estimate batch-norm running statistics as plain averages over a few training batches. Short CPU runs
+    need it: with momentum 0.03 the running statistics trail weights that move fast, and a model that fits its
+    training batches scores at chance in eval mode. Frozen backbone layers keep theirs."""
+    frozen = {id(m) for i, layer in enumerate(getattr(model, "backbone", [])) if i < freeze for m in layer.modules()}
+    bns = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d) and id(m) not in frozen]
+    momenta = [b.momentum for b in bns]
+    for b in bns:
+        b.reset_running_stats()
+        b.momentum = None  # cumulative average
+    model.train()
+    for i, layer in enumerate(getattr(model, "backbone", [])):
+        if i < freeze:
+            layer.eval()
+    with torch.no_grad():
+        for k, (imgs, _, _) in enumerate(loader):
+            if k >= batches:
+                break
+            if cancel_requested():
+                raise Cancelled()
+            model(imgs.to(device).float() / 255)
+    for b, m in zip(bns, momenta):
+        b.momentum = m
+    model.eval()
+
+
 class BaseTrainer:
     loss_names = ("box", "cls", "dfl")  # the parts the task's criterion returns, in order
+    bn_recalibration = 0  # training batches that re-estimate the EMA model's batch-norm statistics each epoch
 
     def __init__(self, cfg, out_dir, callbacks=None, max_seconds=None, resume=False):
         self.cfg, self.out, self.resume = cfg, out_dir, resume
@@ -213,6 +240,8 @@ class BaseTrainer:
             self.images_seen = getattr(self, "images_seen", 0) + seen
             self.train_time = getattr(self, "train_time", 0.0) + train_s
             tv = time.time()
+            if self.bn_recalibration:
+                recalibrate_bn(ema.ema, self.train_loader, self.bn_recalibration, self.device, cfg.freeze)
             metrics = {"loss": float(loss_sum.sum() / max(bi + 1, 1)),
                        **{f"loss_{k}": float(v / max(bi + 1, 1)) for k, v in zip(self.loss_names, loss_sum)},
                        "lr": float(opt.param_groups[1]["lr"]), "img_per_s": seen / max(train_s, 1e-6)}

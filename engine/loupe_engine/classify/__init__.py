@@ -1,0 +1,1 @@
+"""Image classification: single-label (softmax) or multi-label (sigmoid), see engine/README.md."""

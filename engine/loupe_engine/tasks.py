@@ -1,0 +1,34 @@
+"""Which package runs each task's train/test/export (detect and obb stay in commands.py and export.py), and the
+training parameters that do not apply to a task: accepted, and named in a note when set explicitly."""
+import importlib
+
+import torch
+
+from loupe_engine.events import log
+
+RUNNERS = {"classify": "loupe_engine.classify.run"}
+_LOSS = {"box", "obj", "dfl", "pose"}
+IGNORED = {
+    "classify": {"crop", "rect", "mosaic", "copy_paste", "overlap_mask", "single_cls", "cls"} | _LOSS,
+    "segment": {"rect", "mixup", "cls"} | _LOSS,
+}
+
+
+def runner(task):
+    return importlib.import_module(RUNNERS[task]) if task in RUNNERS else None
+
+
+def runner_for_checkpoint(path):
+    """The task runner of a checkpoint, or None (detection, or a file the detection path will report on)."""
+    try:
+        ck = torch.load(path, map_location="cpu")
+    except Exception:
+        return None
+    return runner(ck.get("task")) if isinstance(ck, dict) else None
+
+
+def note_ignored(task, overrides):
+    unused = sorted(k for k in overrides if k in IGNORED.get(task, ()))
+    if unused:
+        log(f"note: {', '.join(unused)} do(es) not apply to {task} and are ignored (engine/README.md)")
+    return unused

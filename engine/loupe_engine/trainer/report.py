@@ -1,0 +1,40 @@
+"""What every task's `train` command does around the trainer: progress callbacks, the final evaluation of
+best.pt, results.json, artifact events and the `done` summary (SPEC §3 model info)."""
+import json
+import os
+
+import torch
+
+from loupe_engine import config
+from loupe_engine.events import emit, log
+from loupe_engine.models.detector import count_flops
+
+
+def callbacks(line):
+    """`line(kw)` formats an epoch for the log."""
+    return {"phase": lambda phase: emit("phase", phase=phase),
+            "epoch": lambda **kw: (emit("epoch", **kw), log(line(kw)))}
+
+
+def finish(args, tr, model, res, summary):
+    """Complete the summary with run facts, write results.json, emit artifacts and `done`."""
+    ckpt = os.path.join(args.out, "best.pt")
+    res.update(param_count=sum(p.numel() for p in model.parameters()),
+               model_size_mb=os.path.getsize(ckpt) / 1e6,
+               gpu_memory_mb=torch.cuda.max_memory_allocated() / 1e6 if torch.cuda.is_available() else None)
+    data = args.data.rstrip("/")
+    summary = {"dataset": os.path.basename(data), "task": tr.task, "total_epochs": tr.total_epochs,
+               "best_epoch": tr.best_epoch, "stopped_by": tr.stop_reason, "total_time_s": round(tr.elapsed, 1),
+               "train_img_per_s": tr.images_seen / max(tr.train_time, 1e-6),
+               "precision": res.get("precision"), "recall": res.get("recall"), "f1": res.get("f1"),
+               **summary, "best_val_loss": res.get("val_loss"), "inference_ms": res["inference_ms"],
+               "fps": res["fps"], "gpu_memory_mb": res["gpu_memory_mb"], "model_size_mb": res["model_size_mb"],
+               "param_count": res["param_count"], "seed": tr.seed, "train_time_s": tr.train_time,
+               "train_images_seen": tr.images_seen,
+               "train_gflops_per_image": count_flops(model, tr.train_size)[1]}
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump({"summary": summary, "metrics": res, "config": config.to_dict(tr.cfg)}, f, indent=1)
+    for kind, name in (("checkpoint", "best.pt"), ("checkpoint_last", "last.pt"), ("results", "results.json")):
+        emit("artifact", kind=kind, path=os.path.join(args.out, name))
+    emit("done", summary=summary)
+    return summary

@@ -1,0 +1,183 @@
+"""Classification through the CLI: training beats chance on drawn discs vs squares, test writes labels and scores,
+the exported ONNX gives PyTorch's probabilities in OpenCV DNN, folder uploads, multi-label, bad input, resume."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import cv2
+import numpy as np
+import pytest
+import torch
+
+from conftest import engine_env, run_engine
+from inproc import run
+from shapes import make_classify, make_classify_folder
+
+FAST = ["--set", "imgsz=64", "--set", "model=p", "--set", "seed=3"]
+
+
+@pytest.fixture(scope="module")
+def cls_data(tmp_path_factory):
+    return make_classify(str(tmp_path_factory.mktemp("cls")), n=48)
+
+
+@pytest.fixture(scope="module")
+def cls_run(cls_data, tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("clsrun"))
+    _, events, err = run_engine("train", "--task", "classify", "--data", f"{cls_data}/all.json", "--images",
+                                f"{cls_data}/images", "--out", out, *FAST, "--set", "epochs=6", "--set", "cutmix=0.2",
+                                "--set", "mosaic=0.5")
+    return out, events, err
+
+
+def test_training_beats_chance_and_reports(cls_run):
+    out, events, err = cls_run
+    epochs = [e for e in events if e["event"] == "epoch"]
+    assert [e["epoch"] for e in epochs] == list(range(1, 7))
+    assert epochs[-1]["metrics"]["val_loss"] < epochs[0]["metrics"]["val_loss"]
+    s = events[-1]["summary"]
+    assert events[-1]["event"] == "done" and s["task"] == "classify" and not s["multi_label"]
+    assert s["top1"] >= 0.75  # 12 validation images, two classes: chance is 0.5
+    for key in ("precision", "recall", "f1", "best_val_loss", "inference_ms", "fps", "model_size_mb", "param_count",
+                "best_epoch", "total_epochs"):
+        assert s[key] is not None, key
+    assert "mosaic do(es) not apply to classify" in err
+    res = json.load(open(os.path.join(out, "results.json")))
+    assert np.array(res["metrics"]["confusion_matrix"]).sum() == 12
+
+
+def test_test_writes_labels_scores_and_metrics(cls_run, cls_data, tmp_path):
+    _, events, _ = run("test", "--model", f"{cls_run[0]}/best.pt", "--data", f"{cls_data}/all.json", "--images",
+                       f"{cls_data}/images", "--out", tmp_path / "p.json")
+    preds = json.load(open(tmp_path / "p.json"))
+    assert len(preds) == 48
+    p = preds[0]
+    assert p["label"] in ("disc", "square") and p["category_id"] == ("disc", "square").index(p["label"]) + 1
+    assert abs(sum(p["scores"].values()) - 1) < 1e-3 and p["score"] == max(p["scores"].values())
+    s = events[-1]["summary"]
+    assert s["top1"] >= 0.75 and set(s["per_class"]) == {"disc", "square"}
+    assert np.array(s["confusion_matrix"]).sum() == 48
+    assert os.path.isfile(tmp_path / "p.metrics.json")
+
+
+def _letterboxed(path, size):
+    from loupe_engine.data.augment import letterbox
+    img, _, _ = letterbox(cv2.imread(path), (size, size))
+    return np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255
+
+
+def test_onnx_in_opencv_matches_pytorch(cls_run, cls_data, tmp_path):
+    from loupe_engine.models.load import load_checkpoint
+    _, events, _ = run("export", "--model", f"{cls_run[0]}/best.pt", "--format", "onnx", "--out", tmp_path / "c.onnx")
+    blob = (tmp_path / "c.onnx").read_bytes()
+    assert b'"task": "classify"' in blob and b'"input_width": 64' in blob and b"Softmax" in blob
+    model, _ = load_checkpoint(f"{cls_run[0]}/best.pt")
+    net = cv2.dnn.readNetFromONNX(str(tmp_path / "c.onnx"))
+    for name in ("c000.png", "c001.png"):
+        x = _letterboxed(f"{cls_data}/images/{name}", 64)
+        net.setInput(x)
+        got = net.forward("probs")
+        with torch.no_grad():
+            want = model(torch.from_numpy(x)).softmax(1).numpy()
+        assert got.shape == (1, 2) and np.abs(got - want).max() < 1e-4
+
+
+def test_folder_of_class_folders(tmp_path):
+    root = make_classify_folder(str(tmp_path / "upload"), n=12)
+    _, events, err = run("train", "--task", "classify", "--data", root, "--out", tmp_path / "r", *FAST,
+                         "--set", "epochs=1", "--set", "mixup=1.0", "--set", "close_mosaic=0")
+    assert events[-1]["event"] == "done" and "every 5th image of each class validates" in err
+    _, events, _ = run("test", "--model", tmp_path / "r/best.pt", "--data", root, "--out", tmp_path / "p.json")
+    assert events[-1]["summary"]["images"] == 12 and "top1" in events[-1]["summary"]
+    flat = tmp_path / "flat"  # a folder of unlabelled images: predictions only
+    flat.mkdir()
+    for f in ("000.png", "001.png"):
+        shutil.copy(os.path.join(root, "disc" if f == "000.png" else "square", f), flat / f)
+    _, events, _ = run("test", "--model", tmp_path / "r/best.pt", "--data", flat, "--out", tmp_path / "q.json")
+    assert "top1" not in events[-1]["summary"] and len(json.load(open(tmp_path / "q.json"))) == 2
+
+
+def test_multi_label_trains_tests_and_exports_sigmoids(tmp_path):
+    d = make_classify(str(tmp_path / "multi"), n=24, multi=True)
+    _, events, _ = run("train", "--task", "classify", "--data", f"{d}/all.json", "--images", f"{d}/images",
+                       "--out", tmp_path / "r", *FAST, "--set", "epochs=1")
+    assert events[-1]["summary"]["multi_label"] and "mAP" in events[-1]["summary"]
+    _, events, _ = run("test", "--model", tmp_path / "r/best.pt", "--data", f"{d}/all.json", "--images",
+                       f"{d}/images", "--out", tmp_path / "p.json", "--conf", "0.4")
+    p = json.load(open(tmp_path / "p.json"))[0]
+    assert isinstance(p["category_ids"], list) and set(p["labels"]) <= {"disc", "square"}
+    assert all((v >= 0.4) == (n in p["labels"]) for n, v in p["scores"].items())
+    s = events[-1]["summary"]
+    assert {"accuracy", "mAP", "micro_f1"} <= set(s) and set(s["per_class"]["disc"]) >= {"tp", "fp", "fn", "tn"}
+    run("export", "--model", tmp_path / "r/best.pt", "--out", tmp_path / "m.onnx")
+    net = cv2.dnn.readNetFromONNX(str(tmp_path / "m.onnx"))
+    net.setInput(_letterboxed(f"{d}/images/c000.png", 64))
+    got = net.forward("probs")
+    assert got.shape == (1, 2) and b"Sigmoid" in (tmp_path / "m.onnx").read_bytes()
+
+
+def _fails(tmp_path, data, images, code, *words):
+    rc, events, err = run("train", "--task", "classify", "--data", data, "--images", images, "--out",
+                          tmp_path / "bad", *FAST, check=False)
+    assert rc == 2 and events[-1]["code"] == code and "Traceback" not in err, events[-1]
+    for w in words:
+        assert w in events[-1]["message"]
+
+
+def test_bad_input_gives_clear_messages(cls_data, tmp_path):
+    d = json.load(open(f"{cls_data}/all.json"))
+
+    def write(mutate):
+        dd = json.loads(json.dumps(d))
+        mutate(dd)
+        (tmp_path / "b.json").write_text(json.dumps(dd))
+        return tmp_path / "b.json"
+
+    img = f"{cls_data}/images"
+    _fails(tmp_path, write(lambda x: x.update(images=[])), img, "empty_dataset")
+    _fails(tmp_path, write(lambda x: x["images"][0].pop("category_id")), img, "image_without_class", "c000.png")
+    _fails(tmp_path, write(lambda x: x["categories"].append({"id": 7, "name": "ghost"})), img,
+           "category_without_images", "ghost")
+    _fails(tmp_path, write(lambda x: x["images"][2].update(category_id=9)), img, "dataset_invalid", "c002.png")
+    broken = tmp_path / "imgs"
+    shutil.copytree(img, broken)
+    (broken / "c004.png").write_bytes(b"not a png")
+    _fails(tmp_path, f"{cls_data}/all.json", broken, "bad_image", "c004.png")
+    empty_class = tmp_path / "folders"
+    make_classify_folder(str(empty_class), n=6)
+    (empty_class / "scratch").mkdir()
+    rc, events, _ = run("train", "--task", "classify", "--data", empty_class, "--out", tmp_path / "r2", *FAST,
+                        check=False)
+    assert rc == 2 and events[-1]["code"] == "category_without_images" and "scratch" in events[-1]["message"]
+
+
+def test_skewed_classes_are_balanced():
+    from loupe_engine.classify.data import balanced_sampler, mix_batch
+    from loupe_engine.classify.loss import multi_label_pos_weight
+    recs = [{"label": 0}] * 90 + [{"label": 1}] * 10
+    torch.manual_seed(0)
+    drawn = np.bincount([recs[i]["label"] for i in balanced_sampler(recs, 2)], minlength=2)
+    assert 35 <= drawn[1] <= 65  # the rare class is drawn about half the time, not 10%
+    assert balanced_sampler([{"label": 0}] * 10 + [{"label": 1}] * 8, 2) is None
+    assert multi_label_pos_weight([50, 5], 100).tolist() == pytest.approx([1.0, 19 ** 0.5])
+    imgs, t = mix_batch(torch.rand(4, 3, 8, 8), torch.tensor([0, 1, 0, 1]), 2, 1.0, 0.0)
+    assert t.shape == (4, 2) and torch.allclose(t.sum(1), torch.ones(4))
+
+
+def test_resume_after_kill_9(cls_data, tmp_path):
+    cmd = [sys.executable, "-m", "loupe_engine", "train", "--task", "classify", "--data", f"{cls_data}/all.json",
+           "--images", f"{cls_data}/images", "--out", str(tmp_path / "r"), *FAST, "--set", "epochs=3"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=engine_env())
+    for line in p.stdout:
+        if json.loads(line)["event"] == "epoch":
+            break
+    p.kill()
+    p.wait()
+    time.sleep(0.1)
+    _, events, err = run(*cmd[3:], "--resume")
+    done = [e["epoch"] for e in events if e["event"] == "epoch"]
+    assert done and done[0] >= 2 and done[-1] == 3 and "resuming from epoch" in err
+    assert events[-1]["summary"]["total_epochs"] == 3
