@@ -25,7 +25,7 @@ def build_parser():
         s.add_argument("--spec", help="job.json written by the platform's runner (see README)")
         s.add_argument("--workdir", help="folder that relative paths in --spec refer to, and outputs go to")
         if name == "train":
-            s.add_argument("--task", choices=("detect", "obb", "classify"))
+            s.add_argument("--task", choices=("detect", "obb", "classify", "segment"))
             s.add_argument("--data", help="COCO JSON of the training images (or of all, with per-image split); "
                                           "classify also takes a folder of class folders")
             s.add_argument("--val", help="COCO JSON of the validation images")
@@ -44,6 +44,8 @@ def build_parser():
             s.add_argument("--iou", type=float)
             s.add_argument("--agnostic", action="store_true", default=None)
             s.add_argument("--half", action="store_true", default=None)
+            s.add_argument("--masks", choices=("polygon", "rle"), help="segment: instance masks as COCO polygons "
+                                                                       "(default) or uncompressed RLE")
         if name == "measure":
             s.add_argument("--model", help="segment, obb or detect checkpoint; without it the labels of --data "
                                            "are measured")

@@ -6,7 +6,7 @@ import torch
 
 from loupe_engine.events import log
 
-RUNNERS = {"classify": "loupe_engine.classify.run"}
+RUNNERS = {"classify": "loupe_engine.classify.run", "segment": "loupe_engine.segment.run"}
 _LOSS = {"box", "obj", "dfl", "pose"}
 IGNORED = {
     "classify": {"crop", "rect", "mosaic", "copy_paste", "overlap_mask", "single_cls", "cls"} | _LOSS,

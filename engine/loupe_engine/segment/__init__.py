@@ -1,0 +1,1 @@
+"""Semantic segmentation with instances from connected components, see engine/README.md."""

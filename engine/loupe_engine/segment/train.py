@@ -1,0 +1,96 @@
+"""Segmentation trainer: the shared BaseTrainer loop with polygon data, the encoder-decoder, CE + Dice loss and
+mIoU validation."""
+import random
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from loupe_engine.data.coco import check_images
+from loupe_engine.events import EngineError, log
+from loupe_engine.models.segmenter import Segmenter
+from loupe_engine.segment.data import SegmentTrainSet, collate, load_polygons
+from loupe_engine.segment.loss import SegmentLoss
+from loupe_engine.segment.val import evaluate
+from loupe_engine.trainer.base import BaseTrainer
+
+VAL_DURING_TRAINING = 100  # images validated each epoch; the final evaluation uses them all
+RAM_BUDGET = 2e9  # bytes of decoded validation images kept in memory
+
+
+class SegmentTrainer(BaseTrainer):
+    loss_names = ("ce", "dice")
+    bn_recalibration = 10
+
+    def __init__(self, cfg, data, val, images, out_dir, **kw):
+        super().__init__(cfg, out_dir, **kw)
+        self.task, self.overlap = "segment", cfg.overlap_mask
+        self.data, self.val_path, self.images = data, val, images
+        self.train_size = cfg.crop or cfg.imgsz
+
+    def build_data(self):
+        cfg = self.cfg
+        self.fire("phase", phase="preparing")
+        if self.val_path:
+            train, names, self.cat_ids = load_polygons(self.data, self.images)
+            val, _, _ = load_polygons(self.val_path, self.images, names, need_labels=False)
+        else:
+            train, names, self.cat_ids = load_polygons(self.data, self.images, split=("train",))
+            val, _, _ = load_polygons(self.data, self.images, names, ("val",), need_labels=False)
+            if {r["id"] for r in val} == {r["id"] for r in train}:
+                raise EngineError("no_validation_set", "give --val or mark images with split 'val'")
+        train = self.take_fraction(train)
+        if cfg.single_cls:
+            names, self.cat_ids = ["object"], {0: 1}
+            for r in train + val:
+                r["cls"] = np.zeros_like(r["cls"])
+        check_images(train, keep=cfg.cache)
+        check_images(val, keep=sum(r["width"] * r["height"] * 3 for r in val) < RAM_BUDGET)
+        self.names, self.train_records, self.val_records = names, train, val
+        self.batch = batch = self.auto_batch(len(train), self.train_size)
+        self.train_set = SegmentTrainSet(train, cfg, len(names), self.overlap)
+        self.train_loader = torch.utils.data.DataLoader(
+            self.train_set, batch_size=batch, shuffle=True, collate_fn=collate, num_workers=cfg.workers,
+            drop_last=len(train) > batch, persistent_workers=cfg.workers > 0)
+        step = max(1, len(val) // VAL_DURING_TRAINING)
+        self.val_quick = val[::step][:VAL_DURING_TRAINING]
+        n_poly = sum(len(r["cls"]) for r in train)
+        log(f"{len(train)} training / {len(val)} validation images, {n_poly} polygons, {len(names)} classes, "
+            f"overlap_mask={self.overlap}, batch {batch}")
+
+    def get_model(self):
+        return self.load_pretrained(Segmenter(len(self.names), self.cfg.model, self.cfg.dropout, self.overlap))
+
+    def get_loss(self, model):
+        self.criterion = SegmentLoss(self.overlap)
+        return self.criterion
+
+    def set_epoch(self, epoch):
+        on = epoch < self.epochs - self.cfg.close_mosaic
+        if self.train_set.mosaic_on and not on and (self.cfg.mosaic or self.cfg.cutmix):
+            log(f"closing mosaic/CutMix for the last {self.epochs - epoch} epochs")
+        self.train_set.mosaic_on = on
+
+    def preprocess_batch(self, imgs, targets):
+        if not self.cfg.multi_scale:
+            return imgs, targets
+        base = imgs.shape[-1]
+        size = max(32, int(random.uniform(base * 0.5, base * 1.5) // 32 * 32))
+        if size == base:
+            return imgs, targets
+        imgs = F.interpolate(imgs, size=(size, size), mode="bilinear", align_corners=False)
+        t = targets.unsqueeze(1) if targets.dim() == 3 else targets
+        t = F.interpolate(t.float(), size=(size, size), mode="nearest").to(targets.dtype)
+        return imgs, (t[:, 0] if targets.dim() == 3 else t)
+
+    def validate(self, model, final=False):
+        records = self.val_records if final else self.val_quick
+        return evaluate(model, records, self.names, self.cfg.imgsz, criterion=self.criterion)
+
+    def fitness(self, metrics):
+        # mIoU; among equal scores (e.g. all 0 in the first epochs) the lower validation loss wins
+        return metrics["mIoU"] - 1e-4 * min(metrics.get("val_loss") or 0.0, 10.0)
+
+    def meta(self):
+        return {"task": "segment", "names": self.names, "size": self.cfg.model, "imgsz": self.cfg.imgsz,
+                "nc": len(self.names), "cat_ids": self.cat_ids, "overlap_mask": self.overlap}

@@ -1,0 +1,180 @@
+"""Segmentation through the CLI: polygons become exact label maps (overlap_mask rules), training lowers the loss
+and finds the shapes, test writes instances (polygons or RLE) with measurements and metrics, the exported ONNX
+gives PyTorch's output in OpenCV DNN, bad input is refused clearly; measuring predicted masks with tolerances."""
+import json
+import os
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+import torch
+
+from conftest import run_engine
+from inproc import run
+from shapes import COLOURS, make_segment
+
+FAST = ["--set", "imgsz=64", "--set", "model=p", "--set", "seed=2"]
+
+
+@pytest.fixture(scope="module")
+def seg_data(tmp_path_factory):
+    return make_segment(str(tmp_path_factory.mktemp("seg")), n=32)
+
+
+@pytest.fixture(scope="module")
+def seg_run(seg_data, tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("segrun"))
+    _, events, err = run_engine("train", "--task", "segment", "--data", f"{seg_data}/all.json", "--images",
+                                f"{seg_data}/images", "--out", out, *FAST, "--set", "epochs=8",
+                                "--set", "copy_paste=0.3", "--set", "erasing=0.2", "--set", "mixup=0.1")
+    return out, events, err
+
+
+def test_training_lowers_loss_and_finds_shapes(seg_run):
+    out, events, err = seg_run
+    epochs = [e["metrics"] for e in events if e["event"] == "epoch"]
+    assert len(epochs) == 8 and epochs[-1]["val_loss"] < epochs[0]["val_loss"]
+    assert {"loss_ce", "loss_dice", "mIoU", "dice", "pixel_accuracy"} <= set(epochs[-1])
+    s = events[-1]["summary"]
+    assert s["task"] == "segment" and s["overlap_mask"] is True
+    assert s["mIoU"] > 0.3  # predicting background everywhere scores 0
+    assert "mixup do(es) not apply to segment" in err
+
+
+def test_test_writes_instances_measurements_and_metrics(seg_run, seg_data, tmp_path):
+    _, events, _ = run("test", "--model", f"{seg_run[0]}/best.pt", "--data", f"{seg_data}/val.json", "--images",
+                       f"{seg_data}/images", "--out", tmp_path / "p.json", "--conf", "0.3")
+    preds = json.load(open(tmp_path / "p.json"))
+    assert preds and {"image_id", "category_id", "score", "bbox", "area", "segmentation", "measure"} <= set(preds[0])
+    assert all(len(poly) >= 6 for p in preds for poly in p["segmentation"])
+    assert set(preds[0]["measure"]) == {"area", "major_axis", "minor_axis", "angle", "centroid_x", "centroid_y"}
+    s = events[-1]["summary"]
+    assert {"mIoU", "dice", "pixel_accuracy", "background_iou"} <= set(s) and set(s["per_class"]) == {"disc", "square"}
+    assert s["mIoU"] > 0.3
+    _, events, _ = run("test", "--model", f"{seg_run[0]}/best.pt", "--data", f"{seg_data}/val.json", "--images",
+                       f"{seg_data}/images", "--out", tmp_path / "r.json", "--conf", "0.3", "--masks", "rle")
+    from loupe_engine.segment.instances import rle_decode
+    for p in json.load(open(tmp_path / "r.json")):
+        m = rle_decode(p["segmentation"])
+        x, y, w, h = p["bbox"]
+        assert m.sum() == p["area"] and m[y:y + h, x:x + w].sum() == p["area"]
+
+
+def test_onnx_in_opencv_matches_pytorch(seg_run, seg_data, tmp_path):
+    from loupe_engine.data.augment import letterbox
+    from loupe_engine.models.load import load_checkpoint
+    _, events, _ = run("export", "--model", f"{seg_run[0]}/best.pt", "--width", 640, "--height", 480,
+                       "--out", tmp_path / "s.onnx")
+    s = events[-1]["summary"]
+    assert (s["input_width"], s["input_height"]) == (64, 64) and s["task"] == "segment"
+    assert b'"overlap_mask": true' in (tmp_path / "s.onnx").read_bytes()
+    model, _ = load_checkpoint(f"{seg_run[0]}/best.pt")
+    img, _, _ = letterbox(cv2.imread(f"{seg_data}/images/s003.png"), (64, 64))
+    x = np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255
+    net = cv2.dnn.readNetFromONNX(str(tmp_path / "s.onnx"))
+    net.setInput(x)
+    probs, classes = net.forward(["probs", "classes"])
+    with torch.no_grad():
+        want = model(torch.from_numpy(x)).softmax(1).numpy()
+    assert probs.shape == (1, 3, 64, 64) and np.abs(probs - want).max() < 1e-4
+    assert (classes[0] == want[0].argmax(0)).mean() > 0.999  # ties at 1e-7 may flip a pixel
+
+
+def test_overlap_mask_rules():
+    from loupe_engine.segment.data import rasterize
+    big = [np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32)]
+    small = [np.array([[2, 2], [4, 2], [4, 4], [2, 4]], np.float32)]
+    # overlap_mask=true: one class per pixel, the smaller instance wins whatever the annotation order
+    # (small is class 1, label 2; big is class 0, label 1; the big one comes last in the annotations)
+    m = rasterize(np.array([1, 0]), [small, big], (10, 10), 2, True)[..., 0]
+    assert m[3, 3] == 2 and m[6, 6] == 1 and m[9, 9] == 0 and (m == 2).sum() == 4 and (m == 1).sum() == 60
+    # overlap_mask=false: independent planes, a pixel may carry both classes
+    p = rasterize(np.array([1, 0]), [small, big], (10, 10), 2, False)
+    assert p[3, 3].tolist() == [1, 1] and p[6, 6].tolist() == [1, 0] and p[..., 0].sum() == 64
+
+
+def test_augmented_labels_stay_on_their_pixels(seg_data):
+    """Every geometric augmentation at full strength: pixels labelled disc are still red in the image."""
+    from loupe_engine import config
+    from loupe_engine.data.coco import check_images
+    from loupe_engine.segment.data import SegmentTrainSet, load_polygons
+    records, names, _ = load_polygons(f"{seg_data}/all.json", f"{seg_data}/images")
+    check_images(records, keep=True)
+    cfg = config.validate({"imgsz": 64, "mosaic": 1.0, "degrees": 30, "shear": 5, "translate": 0.2, "scale": 0.5,
+                           "perspective": 0.0005, "flipud": 0.5, "fliplr": 0.5, "cutmix": 0.5, "copy_paste": 1.0,
+                           "hsv_h": 0, "hsv_s": 0, "hsv_v": 0, "bgr": 0})
+    for overlap in (True, False):
+        ds = SegmentTrainSet(records, cfg, 2, overlap)
+        red = hits = 0
+        for i in range(8):
+            img, lab, _ = ds[i]
+            disc = (lab == 1) if overlap else lab[0].bool()
+            assert img.shape == (3, 64, 64) and int(lab.max()) <= 2
+            px = img.permute(1, 2, 0)[disc].float()  # RGB
+            red += int(((px[:, 0] > 150) & (px[:, 2] < 100)).sum())
+            hits += len(px)
+        assert hits > 100 and red / hits > 0.85, red / hits
+
+
+def test_independent_masks_single_class_and_sigmoid_export(seg_data, tmp_path):
+    _, events, _ = run("train", "--task", "segment", "--data", f"{seg_data}/all.json", "--images",
+                       f"{seg_data}/images", "--out", tmp_path / "r", *FAST, "--set", "epochs=1",
+                       "--set", "overlap_mask=false", "--set", "single_cls=true", "--set", "multi_scale=true")
+    assert events[-1]["summary"]["overlap_mask"] is False
+    ck = torch.load(tmp_path / "r/best.pt", map_location="cpu")
+    assert ck["names"] == ["object"] and ck["overlap_mask"] is False
+    _, events, _ = run("export", "--model", tmp_path / "r/best.pt", "--out", tmp_path / "m.onnx")
+    net = cv2.dnn.readNetFromONNX(str(tmp_path / "m.onnx"))
+    net.setInput(np.zeros((1, 3, 64, 64), np.float32))
+    assert net.forward("probs").shape == (1, 1, 64, 64) and b"Sigmoid" in (tmp_path / "m.onnx").read_bytes()
+
+
+def _fails(tmp_path, data, images, code, *words):
+    rc, events, err = run("train", "--task", "segment", "--data", data, "--images", images, "--out",
+                          tmp_path / "bad", *FAST, check=False)
+    assert rc == 2 and events[-1]["code"] == code and "Traceback" not in err, events[-1]
+    for w in words:
+        assert w in events[-1]["message"]
+
+
+def test_bad_input_gives_clear_messages(seg_data, tmp_path):
+    d = json.load(open(f"{seg_data}/all.json"))
+
+    def write(mutate):
+        dd = json.loads(json.dumps(d))
+        mutate(dd)
+        (tmp_path / "b.json").write_text(json.dumps(dd))
+        return tmp_path / "b.json"
+
+    img = f"{seg_data}/images"
+    _fails(tmp_path, write(lambda x: x.update(images=[])), img, "empty_dataset")
+    _fails(tmp_path, write(lambda x: x.update(annotations=[])), img, "empty_dataset", "no polygons")
+    _fails(tmp_path, write(lambda x: x["annotations"][0]["segmentation"][0].extend([90, 90])), img, "dataset_invalid",
+           "lies outside image")
+    _fails(tmp_path, write(lambda x: x["annotations"][0].update(segmentation={"counts": "x", "size": [64, 64]})), img,
+           "dataset_invalid", "RLE")
+    _fails(tmp_path, write(lambda x: x["categories"].append({"id": 5, "name": "ghost"})), img,
+           "category_without_polygons", "ghost")
+    broken = tmp_path / "imgs"
+    shutil.copytree(img, broken)
+    (broken / "s001.png").write_bytes(b"")
+    _fails(tmp_path, f"{seg_data}/all.json", broken, "bad_image", "s001.png")
+
+
+def test_measure_predicted_masks_with_tolerances(seg_run, seg_data, tmp_path):
+    tol = {"fields": {"area": {"min": 1}}, "classes": {"disc": {"count": {"max": 0}}}}
+    _, events, err = run("measure", "--model", f"{seg_run[0]}/best.pt", "--data", f"{seg_data}/val.json",
+                         "--images", f"{seg_data}/images", "--mm-per-px", 0.5, "--tolerances", json.dumps(tol),
+                         "--out", tmp_path / "m.json")
+    res = json.load(open(tmp_path / "m.json"))
+    assert res["unit"] == "mm" and len(res["images"]) == 8
+    for im in res["images"]:
+        assert im["ok"] == (im["counts"]["disc"] == 0)  # "no disc allowed": every image with a disc is NG
+    assert 0 < events[-1]["summary"]["ng"] == sum(1 for im in res["images"] if im["counts"]["disc"])
+    run("measure", "--model", f"{seg_run[0]}/best.pt", "--data", f"{seg_data}/val.json", "--images",
+        f"{seg_data}/images", "--out", tmp_path / "px.json")
+    mm = res["images"][0]["objects"][0]["measure"]
+    px = json.load(open(tmp_path / "px.json"))["images"][0]["objects"][0]["measure"]
+    assert mm["area"] == pytest.approx(px["area"] * 0.25, abs=1e-3)
+    assert mm["major_axis"] == pytest.approx(px["major_axis"] * 0.5, abs=1e-3) and mm["angle"] == px["angle"]
