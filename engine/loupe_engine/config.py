@@ -30,7 +30,8 @@ class TrainConfig:
     freeze: int = P(0, "freeze the first N backbone layers", 0, 10)
     dropout: float = P(0.0, "dropout before the classification output", 0.0, 1.0)
     seed: int = P(0, "random seed; 0 = random", 0, 2 ** 31 - 1)
-    overlap_mask: bool = P(True, "segmentation masks may overlap (segment task only)")
+    overlap_mask: bool = P(True, "segment: overlapping polygons share one class map, the smaller on top "
+                                 "(false: an independent mask per class)")
     workers: int = P(0, "data-loading worker processes (0 = in the training process)", 0, 64)
     close_mosaic: int = P(10, "turn mosaic/mixup/cutmix off for the last N epochs", 0, 10000)
     amp: bool = P(True, "mixed precision; CUDA only, ignored with a note on CPU")
