@@ -4,6 +4,7 @@ import importlib
 
 import torch
 
+from loupe_engine import config
 from loupe_engine.events import log
 
 RUNNERS = {"classify": "loupe_engine.classify.run", "segment": "loupe_engine.segment.run"}
@@ -27,8 +28,17 @@ def runner_for_checkpoint(path):
     return runner(ck.get("task")) if isinstance(ck, dict) else None
 
 
-def note_ignored(task, overrides):
-    unused = sorted(k for k in overrides if k in IGNORED.get(task, ()))
+def apply_task_rules(task, cfg, overrides):
+    """Name the explicitly set parameters the task ignores, and put every ignored key back to its default so the
+    run's config (results.json) shows what was used; a correction an ignored key caused (rect turning mosaic
+    off) is undone."""
+    ignored = IGNORED.get(task, set())
+    unused = sorted(k for k in overrides if k in ignored)
     if unused:
         log(f"note: {', '.join(unused)} do(es) not apply to {task} and are ignored (engine/README.md)")
-    return unused
+    defaults = config.TrainConfig()
+    for k in ignored:
+        setattr(cfg, k, getattr(defaults, k))
+    if "rect" in ignored and "mosaic" not in ignored:
+        cfg.mosaic = float(overrides.get("mosaic", defaults.mosaic))
+    return cfg

@@ -13,7 +13,7 @@ from loupe_engine.classify.metrics import ClassifyMetrics
 from loupe_engine.data.coco import check_images
 from loupe_engine.events import EngineError, emit, log
 from loupe_engine.models.load import load_checkpoint
-from loupe_engine.tasks import note_ignored
+from loupe_engine.tasks import apply_task_rules
 from loupe_engine.trainer import report
 from loupe_engine import onnx_io
 
@@ -38,8 +38,7 @@ def train(args):
     if not args.data:
         raise EngineError("missing_argument", "--data is required")
     overrides = {**args.params, **config.parse_set(args.set)}
-    cfg = config.validate(overrides)
-    note_ignored("classify", overrides)
+    cfg = apply_task_rules("classify", config.validate(overrides), overrides)
     tr = ClassifyTrainer(cfg, args.data, args.val, args.images, args.out, callbacks=report.callbacks(_line),
                          max_seconds=args.max_seconds, resume=args.resume)
     tr.train()

@@ -15,7 +15,7 @@ from loupe_engine.segment.data import load_polygons
 from loupe_engine.segment.metrics import SegMetrics
 from loupe_engine.segment.train import SegmentTrainer
 from loupe_engine.segment.val import evaluate, predict
-from loupe_engine.tasks import note_ignored
+from loupe_engine.tasks import apply_task_rules
 from loupe_engine.trainer import report
 
 
@@ -39,8 +39,7 @@ def train(args):
     if missing:
         raise EngineError("missing_argument", "; ".join(missing))
     overrides = {**args.params, **config.parse_set(args.set)}
-    cfg = config.validate(overrides)
-    note_ignored("segment", overrides)
+    cfg = apply_task_rules("segment", config.validate(overrides), overrides)
     tr = SegmentTrainer(cfg, args.data, args.val, args.images, args.out, callbacks=report.callbacks(_line),
                         max_seconds=args.max_seconds, resume=args.resume)
     tr.train()
