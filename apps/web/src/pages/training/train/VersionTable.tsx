@@ -73,6 +73,8 @@ export function VersionTable({ trainings, selectedId, onSelect, onResume, resumi
     {
       title: '',
       key: 'actions',
+      // Pinned: on a narrow screen the table scrolls and Resume must stay in reach.
+      fixed: 'right',
       render: (_, row) =>
         row.status === 'failed' && row.resumable ? (
           <Button
