@@ -96,7 +96,7 @@ describe('model pack (SPEC §7)', () => {
     done = await waitForPack(t.app, token, m.model.id, 'model');
     expect(done).toMatchObject({ packStatus: 'success', id: r.data.id, inputW: 64, inputH: 64, error: null, fileName: `${m.model.name}-v1-64x64.onnx` });
     expect(done.bytes).toBeGreaterThan(100_000);
-  });
+  }, 90_000);
 
   it('downloads the file as an attachment, only with the pack’s own size, permission and owner', async () => {
     const res = await download(done);
@@ -143,7 +143,7 @@ describe('SDK pack: runnable Node and Python SDKs', () => {
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'node/package.json'), 'utf8')).dependencies).toHaveProperty('onnxruntime-node');
     // The model pack is still the latest of its kind: kinds are apart.
     expect((await status(m.model.id, 'model')).data.kind).toBe('model');
-  });
+  }, 90_000);
 
   it('the Node and Python examples print the engine’s boxes for an image (< 1 px)', async () => {
     await fs.promises.writeFile(probe, await partImage(999, { x: 21, y: 15, w: 24, h: 22 }));
@@ -157,8 +157,10 @@ describe('SDK pack: runnable Node and Python SDKs', () => {
       .sort((a, b) => b.score - a.score)
       .map((p) => [p.bbox[0]!, p.bbox[1]!, p.bbox[0]! + p.bbox[2]!, p.bbox[1]! + p.bbox[3]!]);
     expect(engine.length).toBeGreaterThan(0);
-    // The part is found where it was drawn.
-    expect(Math.abs(engine[0]![0]! - 21) + Math.abs(engine[0]![1]! - 15) + Math.abs(engine[0]![2]! - 45) + Math.abs(engine[0]![3]! - 37)).toBeLessThan(12);
+    // The top box is the part where it was drawn (21,15)-(45,37), not noise: the comparison below means something.
+    const [x1, y1, x2, y2] = engine[0]!;
+    const inter = Math.max(0, Math.min(x2!, 45) - Math.max(x1!, 21)) * Math.max(0, Math.min(y2!, 37) - Math.max(y1!, 15));
+    expect(inter / ((x2! - x1!) * (y2! - y1!) + 24 * 22 - inter)).toBeGreaterThan(0.5);
 
     // `npm install` of the SDK's two dependencies, as the same packages this repository installed.
     const modules = path.join(dir, 'node', 'node_modules');
@@ -169,14 +171,16 @@ describe('SDK pack: runnable Node and Python SDKs', () => {
     const py = await run(PY, ['example.py', probe], { cwd: path.join(dir, 'python'), env: { PATH: process.env.PATH } });
     expect(py.stderr).toMatch(/backend: (opencv|onnxruntime)/);
 
-    for (const out of [node.stdout, py.stdout]) {
+    for (const [sdk, out] of [['node', node.stdout], ['python', py.stdout]] as const) {
       const res = JSON.parse(out) as { width: number; height: number; detections: Box[] };
       expect([res.width, res.height]).toEqual([64, 64]);
       const boxes = [...res.detections].sort((a, b) => b.score - a.score);
       expect(boxes.map((b) => b.label)).toEqual(engine.map(() => 'part'));
-      boxes.forEach((b, k) => b.box.forEach((v, i) => expect(Math.abs(v - engine[k]![i]!)).toBeLessThan(1)));
+      const diff = Math.max(...boxes.flatMap((b, k) => b.box.map((v, i) => Math.abs(v - engine[k]![i]!))));
+      console.log(`${sdk} SDK: ${boxes.length} boxes, max coordinate difference to the engine ${diff.toFixed(4)} px`);
+      expect(diff).toBeLessThan(1);
     }
-  });
+  }, 90_000);
 });
 
 describe('annotation changes after the training (SPEC §8 9002)', () => {

@@ -64,7 +64,7 @@ describe('resuming a training from its last checkpoint', () => {
     expect(fs.existsSync(path.join(folder(r.data.id), 'run', 'last.pt'))).toBe(true);
     expect(await model(s.model.id)).toMatchObject({ projectStatus: 'no', trainingStatus: 'failed' });
     killed = d;
-  });
+  }, 90_000);
 
   it('a server that finds it left running at start-up keeps it resumable too', async () => {
     await leftRunning(s.model.id, killed.id);
@@ -77,7 +77,7 @@ describe('resuming a training from its last checkpoint', () => {
       await second.app.close();
     }
     expect(fs.existsSync(path.join(folder(killed.id), 'run', 'last.pt'))).toBe(true);
-  });
+  }, 90_000);
 
   it('resume queues the same training again and its epochs continue where the checkpoint was', async () => {
     const r = await resume(s.model.id, killed.id);
@@ -97,7 +97,7 @@ describe('resuming a training from its last checkpoint', () => {
     expect(d.summary).toMatchObject({ total_epochs: 6 });
     expect(fs.existsSync(folder(killed.id))).toBe(false);
     expect(await model(s.model.id)).toMatchObject({ projectStatus: 'no', trainingStatus: 'succeeded' });
-  });
+  }, 90_000);
 
   it('refuses what cannot resume: succeeded, cancelled, unknown, and a lost checkpoint', async () => {
     expect((await resume(s.model.id, killed.id)).code).toBe(40009);
@@ -123,5 +123,5 @@ describe('resuming a training from its last checkpoint', () => {
     }
     expect(fs.existsSync(folder(c.data.id))).toBe(false);
     expect((await resume(s.model.id, c.data.id)).code).toBe(40009);
-  });
+  }, 90_000);
 });
