@@ -67,7 +67,9 @@ class ClassifyTrainer(BaseTrainer):
         train, val, names, self.cat_ids, self.multi_label = load_train_val(self.data, self.val_path, self.images)
         train = self.take_fraction(train)
         check_images(train, keep=cfg.cache)
-        check_images(val, keep=sum(r["width"] * r["height"] * 3 for r in val) < RAM_BUDGET)
+        # folder uploads carry no sizes until decoded: keep those validation images on disk
+        check_images(val, keep=all(r["width"] for r in val)
+                     and sum(r["width"] * r["height"] * 3 for r in val) < RAM_BUDGET)
         self.names, self.train_records, self.val_records = names, train, val
         self.counts = class_counts(train, len(names), self.multi_label)
         self.batch = batch = self.auto_batch(len(train), cfg.imgsz)
