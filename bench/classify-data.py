@@ -6,7 +6,6 @@ import os
 import sys
 
 import cv2
-import numpy as np
 
 src, dst = sys.argv[1], sys.argv[2]
 counts = {}

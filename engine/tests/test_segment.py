@@ -2,7 +2,6 @@
 and finds the shapes, test writes instances (polygons or RLE) with measurements and metrics, the exported ONNX
 gives PyTorch's output in OpenCV DNN, bad input is refused clearly; measuring predicted masks with tolerances."""
 import json
-import os
 import shutil
 
 import cv2
@@ -12,7 +11,7 @@ import torch
 
 from conftest import run_engine
 from inproc import run
-from shapes import COLOURS, make_segment
+from shapes import make_segment
 
 FAST = ["--set", "imgsz=64", "--set", "model=p", "--set", "seed=2"]
 
