@@ -1,9 +1,11 @@
 """Loupe Python SDK: runs ../model-raw.onnx (the detector without NMS) and returns boxes in image pixels.
 
 Inference: onnxruntime when it is installed (CUDA first for the GPU SDK types), else OpenCV DNN (Debian's
-python3-opencv has no onnxruntime beside it). NMS: cv2.dnn.NMSBoxes (boxes) or cv2.dnn.NMSBoxesRotated (rotated
-boxes), classes kept apart unless the model was exported class-agnostic. Pre-processing repeats the training
-engine's letterbox exactly, so boxes match the platform's to well under a pixel."""
+python3-opencv has no onnxruntime beside it). NMS as the platform does it, classes kept apart unless the model was
+exported class-agnostic: greedy IoU NMS with cv2.dnn.NMSBoxes for boxes; for rotated boxes the engine's ProbIoU
+suppression (cv2.dnn.NMSBoxesRotated measures polygon IoU and keeps near-square duplicates the platform drops).
+Pre-processing repeats the training engine's letterbox exactly, so boxes match the platform's to well under a
+pixel."""
 import json
 import math
 
@@ -53,6 +55,36 @@ def read_metadata(path):
             kv = {f: buf[a:b].decode() for f, a, b in fields(s, e)}
             props[kv.get(1, "")] = kv.get(2, "")
     return props
+
+
+def probiou(a, b, eps=1e-7):
+    """ProbIoU of (N,5) x (M,5) cx,cy,w,h,theta boxes (engine losses/iou.py): the IoU of their Gaussians."""
+    def cov(r):
+        x, y = r[..., 2] ** 2 / 12, r[..., 3] ** 2 / 12
+        c, s = np.cos(r[..., 4]), np.sin(r[..., 4])
+        return x * c ** 2 + y * s ** 2, x * s ** 2 + y * c ** 2, (x - y) * c * s
+
+    a, b = a[:, None, :], b[None, :, :]
+    a1, b1, c1 = cov(a)
+    a2, b2, c2 = cov(b)
+    dx, dy = a[..., 0] - b[..., 0], a[..., 1] - b[..., 1]
+    den = (a1 + a2) * (b1 + b2) - (c1 + c2) ** 2 + eps
+    t1 = ((a1 + a2) * dy ** 2 + (b1 + b2) * dx ** 2) / den * 0.25
+    t2 = ((c1 + c2) * -dx * dy) / den * 0.5
+    t3 = np.log(den / (4 * np.sqrt(np.clip(a1 * b1 - c1 ** 2, 0, None) * np.clip(a2 * b2 - c2 ** 2, 0, None)) + eps)
+                + eps) * 0.5
+    bd = np.clip(t1 + t2 + t3, eps, 100.0)
+    return 1 - np.sqrt(1 - np.exp(-bd) + eps)
+
+
+def rotated_nms(boxes, cls, iou, agnostic):
+    """boxes sorted by score: a box goes when any higher-scored box of its class overlaps it more than `iou`."""
+    m = probiou(boxes, boxes)
+    if not agnostic:
+        m = m * (cls[:, None] == cls[None, :])
+    m = np.triu(m, 1)
+    worst = m.max(0) if len(boxes) else np.zeros(0)
+    return np.nonzero(worst < iou)[0]
 
 
 def letterbox(img, width, height):
@@ -118,8 +150,7 @@ class Model:
         boxes, cls, score = cand[keep, :nb].astype(np.float64), cls[keep], score[keep].astype(np.float64)
         off = np.zeros(len(keep)) if self.meta.get("agnostic") else cls * CLASS_OFFSET
         if self.rotated:
-            rects = [((b[0] + o, b[1] + o), (b[2], b[3]), math.degrees(b[4])) for b, o in zip(boxes, off)]
-            idx = cv2.dnn.NMSBoxesRotated(rects, score.tolist(), conf, iou) if rects else []
+            idx = rotated_nms(boxes, cls, iou, bool(self.meta.get("agnostic")))
         else:
             rects = [[b[0] + o, b[1] + o, b[2] - b[0], b[3] - b[1]] for b, o in zip(boxes, off)]
             idx = cv2.dnn.NMSBoxes(rects, score.tolist(), conf, iou) if rects else []
