@@ -6,7 +6,7 @@ import time
 
 import torch
 
-torch.set_num_threads(os.cpu_count() or 1)
+torch.set_num_threads(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
 def rate(fn, flops, reps=5):

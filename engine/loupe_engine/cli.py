@@ -14,7 +14,8 @@ SPEC_KEYS = {"task", "data", "val", "images", "out", "model", "params", "test", 
 def _threads():
     import torch
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    torch.set_num_threads(os.cpu_count() or 1)
+    # the cores this process may run on (taskset, a container's cpuset), not every core of the machine
+    torch.set_num_threads(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
 def build_parser():
