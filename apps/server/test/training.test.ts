@@ -86,6 +86,10 @@ describe('a training on the real engine', () => {
     expect(d.history).toHaveLength(1);
     expect(d.history[0]!.metrics).toHaveProperty('loss');
     expect(d.endedAt).not.toBeNull();
+    // The /model charts: the final evaluation from the run's results.json (one class + background).
+    expect(Object.keys(d.evaluation!.per_class)).toEqual(['scratch']);
+    expect(d.evaluation!.confusion_matrix).toHaveLength(2);
+    expect(d.evaluation!.pr_curve).toHaveProperty('recall');
     const m = await model(s.model.id);
     expect(m).toMatchObject({ projectStatus: 'no', trainingStatus: 'succeeded', trainId: first.id, trainingCount: 1 });
     const list = await call<TrainingListData>(t.app, 'GET', trainingsUrl(s.model.id), undefined, { token });

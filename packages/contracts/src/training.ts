@@ -211,7 +211,23 @@ export type TrainingData = Static<typeof TrainingData>;
 export const TrainingEpochData = Type.Object({ epoch: Type.Integer(), epochs: Type.Integer(), metrics: Metrics, etaS: NullNum });
 export type TrainingEpochData = Static<typeof TrainingEpochData>;
 
-export const TrainingDetailData = Type.Object({ ...TrainingData.properties, history: Type.Array(TrainingEpochData) });
+/**
+ * The final evaluation of the best weights on all validation images (the engine's results.json `metrics`):
+ * `per_class` {name: {AP50, AP50_95, instances}}, `pr_curve` {recall[], precision[]}, `confusion_matrix`
+ * (rows predicted, columns true, last = background). Null until the training succeeded.
+ */
+export const TrainingEvaluation = Type.Object({
+  per_class: Type.Record(Type.String(), Type.Unknown()),
+  pr_curve: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  confusion_matrix: Type.Union([Type.Array(Type.Array(Type.Number())), Type.Null()]),
+});
+export type TrainingEvaluation = Static<typeof TrainingEvaluation>;
+
+export const TrainingDetailData = Type.Object({
+  ...TrainingData.properties,
+  history: Type.Array(TrainingEpochData),
+  evaluation: Type.Union([TrainingEvaluation, Type.Null()]),
+});
 export type TrainingDetailData = Static<typeof TrainingDetailData>;
 
 export const TrainingListData = Type.Object({ items: Type.Array(TrainingData), total: Type.Integer() });

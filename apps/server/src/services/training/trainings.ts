@@ -1,4 +1,5 @@
-import { Limits, type Language, type TrainingData, type TrainingDetailData, type TrainingListData, type TrainingStartBody } from '@loupe/contracts';
+import fs from 'node:fs';
+import { Limits, type Language, type TrainingData, type TrainingDetailData, type TrainingEvaluation, type TrainingListData, type TrainingStartBody } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import type { Model } from '../../db/models.js';
 import type { TrainingRow } from '../../db/trainings.js';
@@ -144,7 +145,26 @@ export async function getTraining(deps: Deps, model: Model, trainingId: number):
 export async function trainingDetail(deps: Deps, model: Model, trainingId: number): Promise<TrainingDetailData> {
   const t = await findTraining(deps, model, trainingId);
   const history = (await deps.trainings.epochs(t.id)).map((e) => ({ epoch: e.epoch, epochs: e.epochs, metrics: JSON.parse(e.metrics) as Record<string, unknown>, etaS: e.eta_s }));
-  return { ...trainingView(t), history };
+  return { ...trainingView(t), history, evaluation: await evaluationOf(deps, t) };
+}
+
+/** The final evaluation in the run's results.json (kept in the blob store), for the /model charts. */
+async function evaluationOf(deps: Deps, t: TrainingRow): Promise<TrainingEvaluation | null> {
+  const sha = (JSON.parse(t.artifacts) as Record<string, string>).results;
+  if (t.status !== 'succeeded' || !sha || !deps.blobs.has(sha)) return null;
+  try {
+    const metrics = (JSON.parse(await fs.promises.readFile(deps.blobs.pathOf(sha), 'utf8')) as { metrics?: Record<string, unknown> }).metrics ?? {};
+    const matrix = metrics.confusion_matrix;
+    return {
+      per_class: (metrics.per_class ?? {}) as Record<string, unknown>,
+      pr_curve: (metrics.pr_curve ?? null) as Record<string, unknown> | null,
+      confusion_matrix: Array.isArray(matrix) ? (matrix as number[][]) : null,
+    };
+  } catch (e) {
+    // A damaged results file costs the charts, not the page.
+    deps.log.warn(`training ${t.id}: results.json unreadable: ${(e as Error).message}`);
+    return null;
+  }
 }
 
 /**

@@ -3,8 +3,8 @@ import type { TrainingDetailData } from '@loupe/contracts';
 /**
  * The final evaluation of a training's best weights, for the /model charts. The engine computes per-class AP,
  * the PR curve and the confusion matrix (engine metrics.py) and writes them to the run's results.json
- * `metrics`; the training summary does not carry them. Read from `detail.evaluation` (asked of the server),
- * else from `summary` should it carry them; per-class AP falls back to the best epoch's validation, which
+ * `metrics`, which the server sends as `detail.evaluation` once the training succeeded (else `summary` is read,
+ * should it carry them); per-class AP falls back to the best epoch's validation, which
  * the epoch history keeps (same weights, so the same AP).
  */
 export interface ClassAp {
@@ -46,7 +46,7 @@ function matrixOf(v: unknown): number[][] | null {
 }
 
 export function evaluationOf(detail: TrainingDetailData): Evaluation {
-  const sources = [(detail as unknown as Obj).evaluation, detail.summary].filter(isObj);
+  const sources = [detail.evaluation, detail.summary].filter(isObj);
   const pick = (key: string) => sources.map((s) => s[key]).find((v) => v !== undefined);
 
   let perClass = perClassOf(pick('per_class'));

@@ -54,7 +54,7 @@ export const epochMetrics = (epoch: number) => ({
 });
 
 export function detail(t: TrainingData, patch: Partial<TrainingDetailData> = {}): TrainingDetailData {
-  return { ...t, history: Array.from({ length: t.epoch }, (_, i) => ({ epoch: i + 1, epochs: t.epochs, metrics: epochMetrics(i + 1), etaS: null })), ...patch };
+  return { ...t, history: Array.from({ length: t.epoch }, (_, i) => ({ epoch: i + 1, epochs: t.epochs, metrics: epochMetrics(i + 1), etaS: null })), evaluation: null, ...patch };
 }
 
 /** A text/event-stream response the test writes frames to. */
