@@ -1,8 +1,10 @@
 """The engine contract's output channel: JSON lines on stdout, human logs on stderr, SIGTERM as cancel."""
 import json
 import math
+import os
 import signal
 import sys
+import threading
 import time
 
 _cancel = {"requested": False}
@@ -50,6 +52,35 @@ def install_sigterm():
         log("SIGTERM received: stopping at the next batch")
 
     signal.signal(signal.SIGTERM, handler)
+    _watch_parent(os.environ.get("LOUPE_PARENT_PID"))
+
+
+def _watch_parent(pid, every_s=1.0):
+    """The platform's runner passes its pid: when it dies (even by kill -9, which sends no SIGTERM) the engine stops
+    as if cancelled, instead of training on unseen and racing a resumed run for its folder. Dead = the pid is gone,
+    or our parent changed (re-parented; covers a wrapper command between the runner and the engine)."""
+    if not pid or not pid.isdigit():
+        return
+    first_parent = os.getppid()
+
+    def alive():
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        return os.getppid() == first_parent
+
+    def watch():
+        while not _cancel["requested"]:
+            if not alive():
+                _cancel["requested"] = True
+                log(f"the process that started this engine ({pid}) is gone: stopping at the next batch")
+                return
+            time.sleep(every_s)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def cancel_requested():

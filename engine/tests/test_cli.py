@@ -191,3 +191,23 @@ def test_pico_size_auto_on_cpu_with_crop_exports(det_data, tmp_path):
     run_engine("export", "--model", tmp_path / "r" / "best.pt", "--format", "onnx", "--width", "64", "--height", "64",
                "--max-det", "5", "--out", tmp_path / "p.onnx")
     assert (tmp_path / "p.onnx").stat().st_size > 1000
+
+
+def test_engine_stops_when_its_runner_is_killed(det_data, tmp_path):
+    # The platform's runner passes its pid; a kill -9 of the runner (no SIGTERM reaches the engine) must not leave
+    # an orphan training on. A shell stands in for the runner: it starts the engine and is killed with SIGKILL.
+    out = tmp_path / "events.jsonl"
+    cmd = (f"LOUPE_PARENT_PID=$$ {sys.executable} -m loupe_engine train --task detect --data {det_data}/train.json "
+           f"--val {det_data}/val.json --images {det_data}/images --out {tmp_path / 'r'} --set imgsz=64 "
+           f"--set epochs=50 --set seed=5 > {out} 2>/dev/null & wait")
+    runner = subprocess.Popen(["sh", "-c", cmd], env=engine_env())
+    deadline = time.time() + 60
+    while '"epoch"' not in (out.read_text() if out.exists() else ""):
+        assert time.time() < deadline, "no epoch event"
+        time.sleep(0.2)
+    runner.kill()
+    runner.wait()
+    deadline = time.time() + 30
+    while '"cancelled"' not in out.read_text():
+        assert time.time() < deadline, "the engine kept training after its runner died"
+        time.sleep(0.2)

@@ -58,5 +58,5 @@ export function runEngine(command: string[], args: string[], opts: { cwd: string
 
 /** The engine's environment: our engine/ on PYTHONPATH, idle OpenMP threads that yield the cores, unbuffered lines. */
 export function engineEnv(pythonPath: string): NodeJS.ProcessEnv {
-  return { ...process.env, PYTHONPATH: pythonPath, OMP_WAIT_POLICY: 'PASSIVE', PYTHONUNBUFFERED: '1' };
+  return { ...process.env, PYTHONPATH: pythonPath, OMP_WAIT_POLICY: 'PASSIVE', PYTHONUNBUFFERED: '1', LOUPE_PARENT_PID: String(process.pid) };
 }
