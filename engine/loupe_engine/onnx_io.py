@@ -45,5 +45,6 @@ def write(wrapper, h, w, out, output_names, meta):
                        "input_size": f"{w}x{h}", "version": __version__})
     log(f"exported {out}: input {w}x{h}, {len(meta['labels'])} classes, outputs {', '.join(output_names)}")
     emit("artifact", kind="onnx", path=out)
+    # labels and conf as the detector's export reports them: the platform's SDK ZIP is built from this summary
     emit("done", summary={"path": out, "input_width": w, "input_height": h, "task": meta["task"],
-                          "size_mb": os.path.getsize(out) / 1e6})
+                          "labels": meta["labels"], "conf": meta.get("conf"), "size_mb": os.path.getsize(out) / 1e6})
