@@ -1,17 +1,20 @@
 /**
- * @loupe/runtime: run a model exported by the Loupe engine (ONNX, NMS inside the graph) in Node and get the
- * same boxes the engine reports. Pre-processing is the engine's letterbox; post-processing maps boxes back to
- * the original image.
+ * @loupe/runtime: run a model exported by the Loupe engine (ONNX) in Node and get what the engine reports:
+ * boxes (detect, obb: NMS inside the graph), classes (classify: probabilities inside the graph) or a class map
+ * with its objects (segment). Pre-processing is the engine's letterbox for every task; post-processing maps
+ * the results back to the original image.
  */
 import { readFile } from "node:fs/promises";
 import * as ort from "onnxruntime-node";
-import { letterbox } from "./letterbox.js";
+import { letterbox, roundHalfEven } from "./letterbox.js";
 import { readMetadataProps } from "./onnxMeta.js";
+import { classInstances, resizePlane, type SegmentInstance } from "./instances.js";
 
+export type { SegmentInstance } from "./instances.js";
 export { letterbox, roundHalfEven } from "./letterbox.js";
 export { readMetadataProps } from "./onnxMeta.js";
 
-export type Task = "detect" | "obb";
+export type Task = "detect" | "obb" | "classify" | "segment";
 
 export interface ModelMeta {
   labels: string[];
@@ -23,6 +26,10 @@ export interface ModelMeta {
   iou: number;
   maxDet: number;
   version: string;
+  /** classify: one sigmoid per class (several classes per image) instead of a softmax. */
+  multiLabel: boolean;
+  /** segment: one class per pixel (softmax with background) instead of an independent mask per class. */
+  overlapMask: boolean;
 }
 
 export interface Detection {
@@ -36,10 +43,39 @@ export interface Detection {
   polygon?: [number, number][];
 }
 
+export interface Classification {
+  classId: number;
+  label: string;
+  /** The class's probability. */
+  score: number;
+}
+
+export interface Segmentation {
+  width: number;
+  height: number;
+  /**
+   * Per pixel of the original image (row-major): 0 = background, else classId + 1. Without overlap_mask a
+   * pixel may belong to several classes; the map holds the most probable of them.
+   */
+  classMap: Uint16Array;
+  /** Connected regions of one class, most confident first. */
+  instances: SegmentInstance[];
+}
+
 export interface LoupeModel {
   meta: ModelMeta;
-  /** rgb: interleaved RGB bytes (width*height*3). conf may only raise the threshold baked into the model. */
+  /**
+   * detect, obb. rgb: interleaved RGB bytes (width*height*3). conf may only raise the threshold baked into the
+   * model.
+   */
   detect(rgb: Uint8Array, width: number, height: number, opts?: { conf?: number }): Promise<Detection[]>;
+  /**
+   * classify: every class by probability, highest first; multi-label models only the classes whose
+   * probability reaches conf (default: the model's).
+   */
+  classify(rgb: Uint8Array, width: number, height: number, opts?: { conf?: number }): Promise<Classification[]>;
+  /** segment: the class of every pixel and the objects; conf only applies to models without overlap_mask. */
+  segment(rgb: Uint8Array, width: number, height: number, opts?: { conf?: number }): Promise<Segmentation>;
   close(): Promise<void>;
 }
 
@@ -57,6 +93,8 @@ export function parseMeta(props: Record<string, string>): ModelMeta {
     iou: m["iou"] as number,
     maxDet: m["max_det"] as number,
     version: m["version"] as string,
+    multiLabel: m["multi_label"] === true,
+    overlapMask: m["overlap_mask"] !== false,
   };
 }
 
@@ -83,12 +121,35 @@ export async function loadModel(path: string, opts: LoadOptions = {}): Promise<L
   const providers = opts.executionProviders ? { executionProviders: opts.executionProviders } : {};
   const session = await ort.InferenceSession.create(bytes, { graphOptimizationLevel: "all", ...providers });
   const rotated = meta.task === "obb";
+  const expect = (...tasks: Task[]) => {
+    if (!tasks.includes(meta.task)) throw new Error(`this is a ${meta.task} model; use ${meta.task === "classify" ? "classify" : meta.task === "segment" ? "segment" : "detect"}()`);
+  };
+  const infer = async (rgb: Uint8Array, width: number, height: number) => {
+    const lb = letterbox(rgb, width, height, meta.inputWidth, meta.inputHeight);
+    const input = new ort.Tensor("float32", lb.tensor, [1, 3, meta.inputHeight, meta.inputWidth]);
+    return { lb, out: await session.run({ images: input }) };
+  };
   return {
     meta,
+    async classify(rgb, width, height, opts = {}) {
+      expect("classify");
+      const { out } = await infer(rgb, width, height);
+      const probs = out["probs"]?.data as Float32Array | undefined;
+      if (!probs) throw new Error("model has no 'probs' output");
+      const all = [...probs].map((score, classId) => ({ classId, label: meta.labels[classId] ?? String(classId), score }));
+      const conf = opts.conf ?? meta.conf;
+      return all.filter((c) => !meta.multiLabel || c.score >= conf).sort((a, b) => b.score - a.score);
+    },
+    async segment(rgb, width, height, opts = {}) {
+      expect("segment");
+      const { lb, out } = await infer(rgb, width, height);
+      const probs = out["probs"]?.data as Float32Array | undefined;
+      if (!probs) throw new Error("model has no 'probs' output");
+      return segmentation(probs, meta, lb, width, height, opts.conf ?? meta.conf);
+    },
     async detect(rgb, width, height, opts = {}) {
-      const lb = letterbox(rgb, width, height, meta.inputWidth, meta.inputHeight);
-      const input = new ort.Tensor("float32", lb.tensor, [1, 3, meta.inputHeight, meta.inputWidth]);
-      const out = await session.run({ images: input });
+      expect("detect", "obb");
+      const { lb, out } = await infer(rgb, width, height);
       const det = out["detections"];
       if (!det) throw new Error("model has no 'detections' output");
       const data = det.data as Float32Array;
@@ -128,4 +189,48 @@ export async function loadModel(path: string, opts: LoadOptions = {}): Promise<L
       await session.release();
     },
   };
+}
+
+/**
+ * The engine's segment post-processing (engine/README.md Segmentation, Instances): the probabilities of the
+ * image area (letterbox padding cut off) resized to the original image, each pixel's class, and each class's
+ * 8-connected components; components under 2 model pixels are dropped.
+ */
+function segmentation(probs: Float32Array, meta: ModelMeta, lb: { ratio: number; padX: number; padY: number }, width: number, height: number, conf: number): Segmentation {
+  const { inputWidth: iw, inputHeight: ih, overlapMask } = meta;
+  const plane = iw * ih;
+  const channels = probs.length / plane;
+  const h = roundHalfEven(height * lb.ratio);
+  const w = roundHalfEven(width * lb.ratio);
+  const planes = Array.from({ length: channels }, (_, c) => resizePlane(probs.subarray(c * plane, (c + 1) * plane), iw, lb.padX, lb.padY, w, h, width, height));
+  const n = width * height;
+  const classMap = new Uint16Array(n);
+  // overlap_mask: channel 0 is background and class c is channel c + 1; otherwise class c is channel c.
+  const first = overlapMask ? 1 : 0;
+  for (let p = 0; p < n; p++) {
+    let best = overlapMask ? 0 : -1;
+    let top = overlapMask ? planes[0]![p]! : conf;
+    for (let c = first; c < channels; c++) {
+      const v = planes[c]![p]!;
+      // Strictly greater: argmax keeps the first of equal probabilities, as numpy does.
+      if (v > top || (!overlapMask && v === top && best < 0)) [best, top] = [c, v];
+    }
+    classMap[p] = overlapMask ? best : best + 1;
+  }
+  const minArea = Math.max(1, roundHalfEven(2 / lb.ratio ** 2));
+  const instances: SegmentInstance[] = [];
+  for (let c = first; c < channels; c++) {
+    const classId = c - first;
+    const mask = new Uint8Array(n);
+    let any = false;
+    for (let p = 0; p < n; p++) {
+      if (overlapMask ? classMap[p] === c : planes[c]![p]! >= conf) {
+        mask[p] = 1;
+        any = true;
+      }
+    }
+    if (any) instances.push(...classInstances(mask, planes[c]!, width, height, classId, meta.labels[classId] ?? String(classId), minArea));
+  }
+  instances.sort((a, b) => b.score - a.score);
+  return { width, height, classMap, instances };
 }
