@@ -82,9 +82,19 @@ export const TestRunData = Type.Object({
   imageCount: Type.Integer(),
   /** Images done so far while testing. */
   done: Type.Integer(),
-  /** Engine summary: detections, inference_ms, fps; with ground truth also precision, recall, f1, mAP50, mAP50_95, per_class, confusion_matrix. */
+  /**
+   * Engine summary: images, inference_ms, fps, and with ground truth the task's metrics (TrainingData.task).
+   * detect/obb: detections; precision, recall, f1, mAP50, mAP50_95, per_class, confusion_matrix.
+   * classify: top1 (= accuracy), top5 (more than 5 classes), macro precision/recall/f1, per_class {precision,
+   * recall, f1, images}, confusion_matrix (rows predicted, columns true).
+   * segment: instances; mIoU, dice (= f1), pixel precision/recall, pixel_accuracy, background_iou, per_class
+   * {IoU, dice, precision, recall, pixels}.
+   */
   summary: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  /** Totals over the run's images: true positives, false positives, false negatives. */
+  /**
+   * Totals over the run's images: true positives, false positives, false negatives. Classification counts
+   * images: a right class is one tp, a wrong one an fp (the predicted class) and an fn (the true class).
+   */
   tp: Type.Integer(),
   fp: Type.Integer(),
   fn: Type.Integer(),
@@ -107,12 +117,29 @@ export type TestImagesQuery = Static<typeof TestImagesQuery>;
 
 const Box = Type.Object({
   labelId: Type.Integer(),
-  /** Same geometry as annotations (labeling.ts Geometry: box / rbox / polygon). */
+  /**
+   * Same geometry as annotations (labeling.ts Geometry: box / rbox / polygon). Segmentation: each predicted
+   * instance (a connected region of one class) as its outline polygon, matched to a ground-truth shape of its
+   * label by mask IoU >= 0.5.
+   */
   geometry: Type.Unknown(),
   confidence: Type.Optional(Type.Number()),
   /** Predictions: matched a ground-truth box (true positive) or not (false positive). GT: found or missed (false negative). */
   matched: Type.Boolean(),
 });
+/**
+ * One image's class in a classification run: the top class and its probability (softmax), every class's
+ * probability by label id, and the image's own class when the run started (null: not labelled, nothing to compare).
+ */
+export const ClassResult = Type.Object({
+  labelId: Type.Integer(),
+  confidence: Type.Number(),
+  scores: Type.Record(Type.String(), Type.Number()),
+  truthLabelId: Type.Union([Type.Integer(), Type.Null()]),
+  /** Null without a true class. */
+  correct: Type.Union([Type.Boolean(), Type.Null()]),
+});
+export type ClassResult = Static<typeof ClassResult>;
 export const TestImageData = Type.Object({
   imageId: Type.Integer(),
   name: Type.String(),
@@ -120,8 +147,11 @@ export const TestImageData = Type.Object({
   height: Type.Integer(),
   thumbUrl: Type.String(),
   imageUrl: Type.String(),
+  /** Detection and segmentation runs; empty for classification (see `classification`). */
   predictions: Type.Array(Box),
   groundTruth: Type.Array(Box),
+  /** Classification runs: the image's predicted class; null for the other model types. */
+  classification: Type.Union([ClassResult, Type.Null()]),
   tp: Type.Integer(),
   fp: Type.Integer(),
   fn: Type.Integer(),

@@ -131,6 +131,7 @@ export const Errors = {
   trainingNotResumable: def(40009, 409, 'trainingNotResumable'),
   packNotReady: def(40010, 409, 'packNotReady'),
   exportInProgress: def(40011, 409, 'exportInProgress'),
+  classesTooFew: def(40012, 409, 'classesTooFew', 'toMark'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof Errors;

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import type { ModelType } from './menus.js';
 import { TrainingStatuses } from './models.js';
 
 /**
@@ -26,6 +27,19 @@ export const ActiveTrainingStatuses = ['queued', 'preparing', 'training'] as con
 /** Engine phases shown beside the progress bar. */
 export const TrainingPhases = ['queued', 'preparing', 'training', 'validating'] as const;
 export type TrainingPhase = (typeof TrainingPhases)[number];
+
+/**
+ * What a training teaches the engine (engine/README.md `--task`): axis-aligned boxes, rotated boxes, one class
+ * per image, or a class per pixel. Each decides the metrics of epochs, summaries and test runs (TrainingData.accuracy).
+ */
+export const TrainingTasks = ['detect', 'obb', 'classify', 'segment'] as const;
+export type TrainingTask = (typeof TrainingTasks)[number];
+/** The model types that train, with their tasks (DETECTION: rotated boxes when asked or when the data has them). */
+export const TrainableTypes = {
+  DETECTION: ['detect', 'obb'],
+  classification: ['classify'],
+  SEGMENTATION: ['segment'],
+} as const satisfies Partial<Record<ModelType, readonly TrainingTask[]>>;
 
 export const ParamGroups = ['basic', 'augmentation', 'learning', 'loss'] as const;
 export type ParamGroup = (typeof ParamGroups)[number];
@@ -157,7 +171,7 @@ export const ParamValue = Type.Unsafe<number | boolean | string>({ type: ['numbe
 export const TrainingParamsPath = Type.Object({ modelId: Id, trainingId: Id });
 export type TrainingParamsPath = Static<typeof TrainingParamsPath>;
 
-/** POST …/trainings. Missing parameters take their defaults; `rotated` defaults to "the data has rotated boxes". */
+/** POST …/trainings. Missing parameters take their defaults; `rotated` (detection only, other types ignore it) defaults to "the data has rotated boxes". */
 export const TrainingStartBody = Type.Object({
   params: Type.Optional(Type.Record(Type.String(), ParamValue)),
   rotated: Type.Optional(Type.Boolean()),
@@ -166,7 +180,13 @@ export type TrainingStartBody = Static<typeof TrainingStartBody>;
 
 const NullNum = Type.Union([Type.Number(), Type.Null()]);
 const NullStr = Type.Union([Type.String(), Type.Null()]);
-/** Engine epoch metrics: numbers (loss, mAP50, …) and a few nested ones (per_class, val_loss_parts). */
+/**
+ * Engine epoch metrics: numbers and a few nested ones (per_class, val_loss_parts). All tasks: loss, lr,
+ * img_per_s, val_loss, precision, recall, f1, inference_ms, fps. detect/obb: mAP50, mAP50_95, loss parts.
+ * classify: top1 (= accuracy), top5 (more than 5 classes), loss_cls, per_class {precision, recall, f1, images};
+ * segment: mIoU, dice, pixel_accuracy, background_iou, loss_ce, loss_dice, per_class {IoU, dice, precision,
+ * recall, pixels}.
+ */
 const Metrics = Type.Record(Type.String(), Type.Unknown());
 
 /** The SPEC §3 training record. */
@@ -179,9 +199,15 @@ export const TrainingData = Type.Object({
   version: Type.String(),
   /** Rotated-box type: trained on rotated boxes (obb) or axis-aligned ones. */
   rotated: Type.Boolean(),
+  /** Which metrics the epochs, summary and evaluation carry (engine/README.md per task). */
+  task: Type.Enum(TrainingTasks),
   status: Type.Enum(TrainingStatuses),
   phase: Type.Enum(TrainingPhases),
-  /** mAP50 of the best weights; null below Limits.labeledForAccuracy labeled images or unless succeeded. */
+  /**
+   * The best weights' headline metric on all validation images, 0..1: detect/obb mAP50; classify top-1 (share
+   * of images whose top class is their class); segment mIoU (mean over object classes of the pixel IoU,
+   * background excluded). Null below Limits.labeledForAccuracy labeled images or unless succeeded.
+   */
   accuracy: NullNum,
   labeledImages: Type.Integer(),
   totalImages: Type.Integer(),
@@ -198,7 +224,11 @@ export const TrainingData = Type.Object({
   epoch: Type.Integer(),
   epochs: Type.Integer(),
   etaS: NullNum,
-  /** Engine summary when done (SPEC §3 model info: precision, recall, f1, mAP50, times, sizes). */
+  /**
+   * Engine summary when done (SPEC §3 model info: precision, recall, f1, times, sizes) with the task's metrics:
+   * detect/obb mAP50, mAP50_95; classify top1, accuracy (= top1), top5 (more than 5 classes), multi_label;
+   * segment mIoU, dice, pixel_accuracy, overlap_mask.
+   */
   summary: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   /** Why it failed, in words the user can act on. */
   error: NullStr,
@@ -212,9 +242,13 @@ export const TrainingEpochData = Type.Object({ epoch: Type.Integer(), epochs: Ty
 export type TrainingEpochData = Static<typeof TrainingEpochData>;
 
 /**
- * The final evaluation of the best weights on all validation images (the engine's results.json `metrics`):
- * `per_class` {name: {AP50, AP50_95, instances}}, `pr_curve` {recall[], precision[]}, `confusion_matrix`
- * (rows predicted, columns true, last = background). Null until the training succeeded.
+ * The final evaluation of the best weights on all validation images (the engine's results.json `metrics`).
+ * detect/obb: `per_class` {name: {AP50, AP50_95, instances}}, `pr_curve` {recall[], precision[]},
+ * `confusion_matrix` (rows predicted, columns true, last = background).
+ * classify: `per_class` {name: {precision, recall, f1, images}}, no pr_curve, `confusion_matrix` (rows
+ * predicted, columns true, no background row or column).
+ * segment: `per_class` {name: {IoU, dice, precision, recall, pixels}}, no pr_curve, no confusion matrix.
+ * Null until the training succeeded.
  */
 export const TrainingEvaluation = Type.Object({
   per_class: Type.Record(Type.String(), Type.Unknown()),

@@ -1,5 +1,6 @@
 // Loupe Node SDK example: node example.mjs IMAGE [--conf C]
-// Prints the detections on IMAGE (JPG, PNG, …) as JSON, boxes in the image's own pixels.
+// Prints what the model finds on IMAGE (JPG, PNG, …) as JSON, in the image's own pixels: detections (boxes),
+// classes (a classifier, most probable first) or a segmenter's objects and pixels per class.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,19 @@ const model = await open();
 // Decoded as OpenCV does for the engine: EXIF orientation applied, alpha dropped, 8-bit RGB.
 const { data, info } = await sharp(image).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
 if (info.channels !== 3) throw new Error(`expected RGB pixels, got ${info.channels} channels`);
-const detections = await model.detect(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, conf === undefined ? {} : { conf });
+const rgb = new Uint8Array(data.buffer, data.byteOffset, data.length);
+const opts = conf === undefined ? {} : { conf };
+const out = { image, width: info.width, height: info.height, task: model.meta.task };
+// Each task has its own post-processing (lib/index.js): boxes, classes, or a class map with its objects.
+if (model.meta.task === 'classify') {
+  out.classes = await model.classify(rgb, info.width, info.height, opts);
+} else if (model.meta.task === 'segment') {
+  const { classMap, instances } = await model.segment(rgb, info.width, info.height, opts);
+  const pixels = {};
+  for (const v of classMap) if (v > 0) pixels[model.meta.labels[v - 1]] = (pixels[model.meta.labels[v - 1]] ?? 0) + 1;
+  Object.assign(out, { pixelsPerClass: pixels, instances });
+} else {
+  out.detections = await model.detect(rgb, info.width, info.height, opts);
+}
 await model.close();
-console.log(JSON.stringify({ image, width: info.width, height: info.height, detections }, null, 1));
+console.log(JSON.stringify(out, null, 1));

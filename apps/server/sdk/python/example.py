@@ -1,5 +1,5 @@
 """Loupe Python SDK example: python3 example.py IMAGE [--conf C]
-Prints the detections on IMAGE as JSON, boxes in the image's own pixels."""
+Prints what the model finds on IMAGE as JSON, in the image's own pixels: detections, classes or objects."""
 import json
 import os
 import sys
@@ -16,11 +16,19 @@ conf = float(args[args.index("--conf") + 1]) if "--conf" in args else None
 with open(os.path.join(here, "..", "sdk.json")) as f:
     sdk = json.load(f)
 # GPU SDK types ask for CUDA; without a CUDA onnxruntime (or a CUDA build of OpenCV) the CPU runs the model.
-model = Model(os.path.join(here, "..", "model-raw.onnx"), device="cpu" if sdk["sdkType"] == "cpu" else "cuda")
+# A detector runs its graph without NMS; classifiers and segmenters have only model.onnx.
+graph = "model-raw.onnx" if sdk["task"] in ("detect", "obb") else "model.onnx"
+model = Model(os.path.join(here, "..", graph), device="cpu" if sdk["sdkType"] == "cpu" else "cuda")
 image = cv2.imread(args[0])
 if image is None:
     sys.exit(f"cannot read image {args[0]}")
-detections = model.detect(image, conf=conf)
+out = {"image": args[0], "width": image.shape[1], "height": image.shape[0], "task": model.task}
+if model.task == "classify":
+    out["classes"] = model.classify(image, conf=conf)
+elif model.task == "segment":
+    class_map, out["instances"] = model.segment(image, conf=conf)
+    out["pixelsPerClass"] = {model.labels[v - 1]: int((class_map == v).sum()) for v in range(1, len(model.labels) + 1)}
+else:
+    out["detections"] = model.detect(image, conf=conf)
 print(f"backend: {model.backend}", file=sys.stderr)
-print(json.dumps({"image": args[0], "width": image.shape[1], "height": image.shape[0], "detections": detections},
-                 indent=1))
+print(json.dumps(out, indent=1))

@@ -1,4 +1,5 @@
-"""Loupe Python SDK: runs ../model-raw.onnx (the detector without NMS) and returns boxes in image pixels.
+"""Loupe Python SDK: runs ../model-raw.onnx (a detector without NMS) and returns boxes in image pixels, or
+../model.onnx of a classifier (classes with probabilities) or a segmenter (class map and objects).
 
 Inference: onnxruntime when it is installed (CUDA first for the GPU SDK types), else OpenCV DNN (Debian's
 python3-opencv has no onnxruntime beside it). NMS as the platform does it, classes kept apart unless the model was
@@ -106,10 +107,11 @@ class Model:
         if "loupe" not in props:
             raise ValueError(f"{path} is not a Loupe model (no 'loupe' metadata)")
         self.meta = json.loads(props["loupe"])
-        if self.meta.get("nms", True):
+        self.task = self.meta["task"]
+        if self.task in ("detect", "obb") and self.meta.get("nms", True):
             raise ValueError(f"{path} has NMS inside the graph; the Python SDK runs the model exported with --no-nms")
         self.labels = self.meta["labels"]
-        self.rotated = self.meta["task"] == "obb"
+        self.rotated = self.task == "obb"
         self.width, self.height = self.meta["input_width"], self.meta["input_height"]
         self.backend = None
         try:
@@ -127,10 +129,61 @@ class Model:
                 self.backend = "opencv:cuda"
 
     def _forward(self, x):
+        """The output the SDK reads: candidates (detect, obb) or probs (classify, segment)."""
+        name = "candidates" if self.task in ("detect", "obb") else "probs"
         if self.backend.startswith("onnxruntime"):
-            return self.session.run(None, {"images": x})[0]
+            return self.session.run([name], {"images": x})[0]
         self.net.setInput(x)
-        return self.net.forward()
+        return self.net.forward(name)
+
+    def _input(self, bgr):
+        img, r, left, top = letterbox(bgr, self.width, self.height)
+        return np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255, r, left, top
+
+    def classify(self, bgr, conf=None):
+        """Classifiers: every class as a dict classId, label, score (its probability), most probable first;
+        multi-label models only the classes whose probability reaches conf (default: the model's)."""
+        x, _, _, _ = self._input(bgr)
+        p = self._forward(x).reshape(-1)
+        conf = self.meta.get("conf", 0.5) if conf is None else conf
+        out = [{"classId": int(c), "label": self.labels[c], "score": float(p[c])} for c in np.argsort(-p, kind="stable")]
+        return [o for o in out if o["score"] >= conf] if self.meta.get("multi_label") else out
+
+    def segment(self, bgr, conf=None):
+        """Segmenters, as the engine does it: the probabilities of the image area resized to the image, each
+        pixel's class, 8-connected regions per class. Returns (class_map, instances): class_map (h, w) uint16,
+        0 = background, else classId + 1; instances dicts classId, label, score (mean probability), bbox
+        [x, y, w, h], area (pixels), polygon (outer outline through the boundary pixel centres)."""
+        h0, w0 = bgr.shape[:2]
+        x, r, left, top = self._input(bgr)
+        probs = self._forward(x)[0]
+        h, w = int(round(h0 * r)), int(round(w0 * r))
+        planes = [cv2.resize(c[top:top + h, left:left + w], (w0, h0), interpolation=cv2.INTER_LINEAR) for c in probs]
+        overlap = self.meta.get("overlap_mask", True)
+        conf = self.meta.get("conf", 0.5) if conf is None else conf
+        if overlap:
+            best = np.argmax(np.stack(planes), 0)
+            class_map, masks = best.astype(np.uint16), [(c - 1, best == c, planes[c]) for c in range(1, len(planes))]
+        else:
+            stack = np.stack(planes)
+            top_cls = stack.argmax(0)
+            class_map = np.where(stack.max(0) >= conf, top_cls + 1, 0).astype(np.uint16)
+            masks = [(c, p >= conf, p) for c, p in enumerate(planes)]
+        min_area = max(1, round(2 / r ** 2))
+        out = []
+        for c, m, p in masks:
+            n, comp, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+            for k in range(1, n):
+                bx, by, bw, bh, area = (int(v) for v in stats[k])
+                if area < min_area:
+                    continue
+                crop = comp[by:by + bh, bx:bx + bw] == k
+                cs, _ = cv2.findContours(crop.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+                poly = max(cs, key=len).reshape(-1, 2) + [bx + 0.5, by + 0.5] if cs else np.zeros((0, 2))
+                out.append({"classId": c, "label": self.labels[c], "score": float(p[by:by + bh, bx:bx + bw][crop].mean()),
+                            "bbox": [bx, by, bw, bh], "area": area,
+                            "polygon": poly.tolist() if len(poly) >= 3 else []})
+        return class_map, sorted(out, key=lambda o: -o["score"])
 
     def detect(self, bgr, conf=None, iou=None, max_det=None):
         """bgr: an image as cv2.imread returns it. Returns a list of dicts: box [x1, y1, x2, y2], score, classId,

@@ -10,6 +10,7 @@ import type {
   Split,
   TestStatus,
   TrainingPhase,
+  TrainingTask,
   TrainingStatus,
 } from '@loupe/contracts';
 
@@ -234,7 +235,8 @@ export interface TrainingsTable {
   version: number;
   snapshot_id: number;
   job_id: number | null;
-  task: 'detect' | 'obb';
+  /** varchar(8): every TrainingTask fits. */
+  task: TrainingTask;
   parameters: string;
   status: TrainingStatus;
   phase: TrainingPhase;

@@ -14,8 +14,9 @@ import type { JobContext } from './training-job.js';
 class Stopped extends Error {}
 
 /**
- * `export --format onnx --width W --height H --max-det N` of the training's best.pt (NMS in the graph). An SDK
- * also gets the graph without NMS (`--no-nms`, for OpenCV) and becomes a ZIP (sdk-zip.ts). The file goes to
+ * `export --format onnx --width W --height H --max-det N` of the training's best.pt (a detector's NMS in the
+ * graph). A detector's SDK also gets the graph without NMS (`--no-nms`, for OpenCV); the SDK becomes a ZIP
+ * (sdk-zip.ts). The file goes to
  * the blob store; the pack ends success, or failed with the engine's message.
  */
 export async function runExportJob(deps: Deps, job: Job, ctx: JobContext): Promise<void> {
@@ -59,23 +60,25 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
   const summary = await exportOnnx(model, []);
   if (pack.kind === 'model') return model;
 
-  const raw = path.join(ctx.workDir, 'model-raw.onnx');
-  await exportOnnx(raw, ['--no-nms']);
+  // A detector's NMS is what OpenCV cannot load; classifiers and segmenters have none, their model.onnx serves both SDKs.
+  const detector = training.task === 'detect' || training.task === 'obb';
+  const raw = detector ? path.join(ctx.workDir, 'model-raw.onnx') : null;
+  if (raw) await exportOnnx(raw, ['--no-nms']);
   const owner = await deps.db.selectFrom('models').select('name').where('id', '=', pack.model_id).executeTakeFirstOrThrow();
   const zip = path.join(ctx.workDir, 'sdk.zip');
   await buildSdkZip(zip, { model, raw }, {
     model: owner.name,
     version: `v${training.version}`,
     sdkType: pack.sdk_type as SdkType,
-    task: String(summary.task),
+    task: training.task,
     labels: summary.labels as string[],
     inputW: Number(summary.input_width),
     inputH: Number(summary.input_height),
     cameraW: pack.input_w,
     cameraH: pack.input_h,
-    maxDet: pack.max_det,
+    maxDet: detector ? pack.max_det : null,
     conf: Number(summary.conf),
-    iou: Number(summary.iou),
+    iou: detector ? Number(summary.iou) : null,
   });
   return zip;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import yazl from 'yazl';
-import type { SdkType } from '@loupe/contracts';
+import type { SdkType, TrainingTask } from '@loupe/contracts';
 
 /** apps/server, from src/runner or dist/runner alike. */
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,15 +19,44 @@ export interface SdkInfo {
   model: string;
   version: string;
   sdkType: SdkType;
-  task: string;
+  task: TrainingTask;
   labels: string[];
   inputW: number;
   inputH: number;
   cameraW: number;
   cameraH: number;
-  maxDet: number;
+  /** Detectors only. */
+  maxDet: number | null;
   conf: number;
-  iou: number;
+  iou: number | null;
+}
+
+/** What the README says the files and outputs are, per task. */
+function taskText(info: SdkInfo): Record<string, string> {
+  const detector = info.task === 'detect' || info.task === 'obb';
+  const raw = '| `model-raw.onnx` | the same detector without NMS, for OpenCV DNN (the Python SDK) |\n';
+  if (detector) {
+    return {
+      modelFile: 'the detector with decoding and NMS inside the graph (onnxruntime, the Node SDK)',
+      rawRow: raw,
+      what: 'a detection\'s `classId`',
+      output: `At most ${info.maxDet} detections per image, confidence threshold ${info.conf}, NMS IoU ${info.iou}.`,
+    };
+  }
+  if (info.task === 'classify') {
+    return {
+      modelFile: 'the classifier, class probabilities inside the graph (onnxruntime and OpenCV DNN: both SDKs)',
+      rawRow: '',
+      what: 'a result\'s `classId`',
+      output: 'Output: every class with its probability, the most probable first (`classify`). The image is letterboxed to the square the model was trained on.',
+    };
+  }
+  return {
+    modelFile: 'the segmenter, per-pixel class probabilities inside the graph (onnxruntime and OpenCV DNN: both SDKs)',
+    rawRow: '',
+    what: 'an instance\'s `classId` (class map value = classId + 1, 0 = background)',
+    output: 'Output (`segment`): the class of every pixel of the image and its objects (connected regions of one class: box, area, outline, mean probability).',
+  };
 }
 
 const SDK_TITLES: Record<SdkType, string> = { cpu: 'CPU', gpu1020: 'NVIDIA 10/20 series GPU', gpu30: 'NVIDIA 30 series GPU' };
@@ -42,11 +71,11 @@ function fill(template: string, vars: Record<string, string | number>): string {
 }
 
 /**
- * The SDK ZIP (SPEC §2 /download/downloadSDK): both ONNX graphs, labels.json, sdk.json, a runnable Node SDK
+ * The SDK ZIP (SPEC §2 /download/downloadSDK): the ONNX graph (a detector's also without NMS), labels.json, sdk.json, a runnable Node SDK
  * (node/: @loupe/runtime's build, package.json, example.mjs) and a Python SDK (python/: loupe_sdk.py,
  * example.py), each with its README.
  */
-export async function buildSdkZip(out: string, files: { model: string; raw: string }, info: SdkInfo): Promise<void> {
+export async function buildSdkZip(out: string, files: { model: string; raw: string | null }, info: SdkInfo): Promise<void> {
   const lib = path.join(RUNTIME_DIR, 'dist');
   if (!fs.existsSync(path.join(lib, 'index.js'))) throw new Error(`the Node SDK is not built (${lib}): run npm run build -w @loupe/runtime`);
   const zip = new yazl.ZipFile();
@@ -56,12 +85,13 @@ export async function buildSdkZip(out: string, files: { model: string; raw: stri
     zip.outputStream.on('error', reject).pipe(stream);
   });
   zip.addFile(files.model, 'model.onnx');
-  zip.addFile(files.raw, 'model-raw.onnx');
+  if (files.raw) zip.addFile(files.raw, 'model-raw.onnx');
   zip.addBuffer(Buffer.from(`${JSON.stringify(info.labels, null, 1)}\n`), 'labels.json');
   const { labels: _labels, ...sdk } = info;
   zip.addBuffer(Buffer.from(`${JSON.stringify(sdk, null, 1)}\n`), 'sdk.json');
   const readme = await fs.promises.readFile(path.join(TEMPLATES, 'README.md'), 'utf8');
-  zip.addBuffer(Buffer.from(fill(readme, { ...sdk, sdkTitle: SDK_TITLES[info.sdkType], gpu: GPU_NOTES[info.sdkType] })), 'README.md');
+  const vars = { ...sdk, maxDet: sdk.maxDet ?? '', iou: sdk.iou ?? '', ...taskText(info), sdkTitle: SDK_TITLES[info.sdkType], gpu: GPU_NOTES[info.sdkType] };
+  zip.addBuffer(Buffer.from(fill(readme, vars)), 'README.md');
 
   for (const f of (await fs.promises.readdir(lib)).sort()) {
     if (f.endsWith('.js') || f.endsWith('.d.ts')) zip.addFile(path.join(lib, f), `node/lib/${f}`);

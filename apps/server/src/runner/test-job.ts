@@ -38,8 +38,10 @@ async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<Pr
   const images: Image[] = [];
   for (let i = 0; i < ids.length; i += 500) images.push(...(await deps.images.byIds(run.model_id, ids.slice(i, i + 500))));
   if (images.length === 0) return { error: 'the images of this test were deleted' };
-  const annotations = await deps.annotations.current(images.map((i) => i.id));
-  const { manifest, blobs } = cocoManifest(images, annotations, categories);
+  const classify = training.task === 'classify';
+  // A classification's ground truth is each image's class; the other tasks' the images' shapes.
+  const annotations = classify ? [] : await deps.annotations.current(images.map((i) => i.id));
+  const { manifest, blobs } = cocoManifest(images, annotations, categories, { classes: classify });
 
   const imagesDir = path.join(workDir, 'images');
   await fs.promises.mkdir(imagesDir, { recursive: true });
@@ -54,12 +56,12 @@ async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<Pr
   const settings = JSON.parse(run.settings) as TestSettings;
   const spec = { model: 'best.pt', data: 'test.json', images: 'images', out: 'predictions.json', test: settings };
   await fs.promises.writeFile(path.join(workDir, 'job.json'), JSON.stringify(spec, null, 1));
-  return { images, annotations, categories, rotated: training.task === 'obb' };
+  return { images, annotations, categories, task: training.task };
 }
 
 /**
  * Runs `test --spec job.json --workdir DIR` on the run's images and records what the engine found: the
- * detections, per-image matches against the ground truth and the engine's summary. Ends succeeded (exit 0
+ * detections, instances or classes, per-image matches against the ground truth and the engine's summary. Ends succeeded (exit 0
  * with predictions) or failed: stopped by the user (SPEC §4), the server stopping, or the engine's message.
  */
 export async function runTestJob(deps: Deps, job: Job, ctx: JobContext): Promise<void> {

@@ -6,8 +6,8 @@ import { imageView } from '../gallery/images.js';
 import type { TestImageDetail } from './record.js';
 
 /**
- * One page of a run's images (SPEC /testImage): each with the run's detections and the ground truth they
- * were compared with, matched flags on both, and the gallery's thumbnail and image URLs. Filters: all,
+ * One page of a run's images (SPEC /testImage): each with the run's detections or instances and the ground
+ * truth they were compared with, matched flags on both (classification: the predicted class against the image's), and the gallery's thumbnail and image URLs. Filters: all,
  * withResults (something detected), noResults, errors (a false positive or a missed object).
  */
 export async function testRunImages(deps: Deps, model: Model, testId: number, q: TestImagesQuery): Promise<TestImagesData> {
@@ -28,6 +28,7 @@ export async function testRunImages(deps: Deps, model: Model, testId: number, q:
         imageUrl: urls.originalUrl,
         predictions: detail.predictions ?? [],
         groundTruth: detail.groundTruth ?? [],
+        classification: detail.classification ?? null,
         tp: r.tp,
         fp: r.fp,
         fn: r.fn,

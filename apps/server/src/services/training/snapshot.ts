@@ -10,8 +10,8 @@ import { boundsOf, round, toExportable } from '../formats/types.js';
 const ENGINE_SPLIT: Record<Exclude<Split, 'none'>, string> = { train: 'train', valid: 'val', test: 'test' };
 
 export interface CocoManifest {
-  /** `split` is absent for an image in no split (one chosen for a test). */
-  images: { id: number; file_name: string; width: number; height: number; split?: string }[];
+  /** `split` is absent for an image in no split (one chosen for a test); `category_id` is a classification image's class. */
+  images: { id: number; file_name: string; width: number; height: number; split?: string; category_id?: number }[];
   categories: { id: number; name: string }[];
   annotations: { id: number; image_id: number; category_id: number; bbox: number[]; area: number; iscrowd: 0; segmentation: number[][]; rbox?: number[]; text?: string }[];
 }
@@ -28,21 +28,26 @@ export interface FrozenDataset {
 
 /**
  * Freezes the model's training data (SPEC §5 training rules): labeled images in the train/valid/test splits
- * with their current annotations, as the engine's COCO manifest. Images are named by blob hash, so the
- * manifest (and its hash) say exactly which bytes train. Refuses with 8001 when nothing is labeled, and
- * names the first label without a training or a validation image.
+ * with their current annotations, as the engine's COCO manifest. A classification image is labeled by its
+ * class (images.class_label_id, the manifest image's `category_id`); the other types by their shapes
+ * (polygons travel as COCO `segmentation`). Images are named by blob hash, so the manifest (and its hash)
+ * say exactly which bytes train. Refuses with 8001 when nothing is labeled, names the first label without a
+ * training or a validation image, and refuses a classification with fewer than two classes.
  */
 export async function freezeDataset(deps: Deps, model: Model): Promise<FrozenDataset> {
   const all = await deps.images.all(model.id);
-  const labeled = all.filter((i) => i.labeled === 1);
+  const classify = model.type === 'classification';
+  const labeled = all.filter((i) => (classify ? i.class_label_id !== null : i.labeled === 1));
   if (labeled.length === 0) fail('noLabeledImages');
   const images = labeled.filter((i) => i.split !== 'none');
-  const annotations = await deps.annotations.current(images.map((i) => i.id));
+  const annotations = classify ? [] : await deps.annotations.current(images.map((i) => i.id));
   const labels = await deps.labels.list(model.id);
+  // What makes an image count for a label: its class, or a shape of that label.
+  const uses = classify ? images.map((i) => ({ image_id: i.id, label_id: i.class_label_id! })) : annotations;
 
   const splitOf = new Map(images.map((i) => [i.id, i.split as Exclude<Split, 'none'>]));
   const perLabel = new Map<number, { train: Set<number>; valid: Set<number> }>();
-  for (const a of annotations) {
+  for (const a of uses) {
     if (!perLabel.has(a.label_id)) perLabel.set(a.label_id, { train: new Set(), valid: new Set() });
     const split = splitOf.get(a.image_id);
     if (split === 'train' || split === 'valid') perLabel.get(a.label_id)![split].add(a.image_id);
@@ -55,8 +60,10 @@ export async function freezeDataset(deps: Deps, model: Model): Promise<FrozenDat
     const s = perLabel.get(l.id)!;
     if (s.train.size === 0 || s.valid.size === 0) fail('labelNeedsTrainValid', { label: l.name, train: s.train.size, valid: s.valid.size });
   }
+  // A single-label classifier with one class has nothing to tell apart (the engine refuses it too, later).
+  if (classify && used.length < 2) fail('classesTooFew', { count: used.length });
 
-  const { manifest, blobs, hasRotated } = cocoManifest(images, annotations, used.map((l, i) => ({ id: i + 1, name: l.name, labelId: l.id })));
+  const { manifest, blobs, hasRotated } = cocoManifest(images, annotations, used.map((l, i) => ({ id: i + 1, name: l.name, labelId: l.id })), { classes: classify });
   const json = Buffer.from(JSON.stringify(manifest));
   const splits: Record<string, number> = { train: 0, valid: 0, test: 0 };
   for (const img of images) splits[img.split] = (splits[img.split] ?? 0) + 1;
@@ -70,6 +77,16 @@ export async function freezeDataset(deps: Deps, model: Model): Promise<FrozenDat
   };
 }
 
+/** Shoelace area of a simple polygon. */
+function polygonArea(points: readonly (readonly [number, number])[]): number {
+  let twice = 0;
+  points.forEach(([x, y], i) => {
+    const [nx, ny] = points[(i + 1) % points.length]!;
+    twice += x * ny - nx * y;
+  });
+  return Math.abs(twice) / 2;
+}
+
 /** A category of the manifest and the label it stands for. */
 export interface CocoCategory {
   id: number;
@@ -80,12 +97,14 @@ export interface CocoCategory {
 /**
  * The engine's COCO manifest of `images` with their `annotations` (current rows): images named by blob hash,
  * each shape as its bbox, polygon and rotated box; annotations of labels outside `categories` are left out.
+ * With `classes`, each image whose class is a category carries it as `category_id` (classification).
  * Trainings freeze it; tests write one with the training's categories as ground truth.
  */
 export function cocoManifest(
   images: readonly Image[],
   annotations: readonly { id: number; image_id: number; label_id: number; geometry: string }[],
   categories: readonly CocoCategory[],
+  opts: { classes?: boolean } = {},
 ): { manifest: CocoManifest; blobs: Record<string, string>; hasRotated: boolean } {
   const category = new Map(categories.map((c) => [c.labelId, c.id]));
   const blobs: Record<string, string> = {};
@@ -93,7 +112,15 @@ export function cocoManifest(
     images: images.map((img) => {
       const file = `${img.sha256}.${img.kind}`;
       blobs[file] = img.sha256;
-      return { id: img.id, file_name: file, width: img.width, height: img.height, ...(img.split !== 'none' ? { split: ENGINE_SPLIT[img.split] } : {}) };
+      const cls = opts.classes && img.class_label_id !== null ? category.get(img.class_label_id) : undefined;
+      return {
+        id: img.id,
+        file_name: file,
+        width: img.width,
+        height: img.height,
+        ...(img.split !== 'none' ? { split: ENGINE_SPLIT[img.split] } : {}),
+        ...(cls !== undefined ? { category_id: cls } : {}),
+      };
     }),
     categories: categories.map((c) => ({ id: c.id, name: c.name })),
     annotations: [],
@@ -110,7 +137,8 @@ export function cocoManifest(
       image_id: a.image_id,
       category_id: categoryId,
       bbox: [round(b.x1), round(b.y1), round(b.x2 - b.x1), round(b.y2 - b.y1)],
-      area: round((b.x2 - b.x1) * (b.y2 - b.y1)),
+      // COCO's area is the shape's own: a polygon's enclosed area, a box's width × height.
+      area: round(flat.kind === 'polygon' ? polygonArea(flat.points) : (b.x2 - b.x1) * (b.y2 - b.y1)),
       iscrowd: 0,
       segmentation: flat.kind === 'polygon' ? [flat.points.flatMap(([x, y]) => [round(x), round(y)])] : [],
       ...(g.kind === 'rbox' ? { rbox: [g.cx, g.cy, g.w, g.h, g.angle].map((v) => round(v)) } : {}),

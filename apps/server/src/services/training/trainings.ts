@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { Limits, type Language, type TrainingData, type TrainingDetailData, type TrainingEvaluation, type TrainingListData, type TrainingStartBody } from '@loupe/contracts';
+import { Limits, TrainableTypes, type Language, type TrainingData, type TrainingDetailData, type TrainingEvaluation, type TrainingListData, type TrainingStartBody, type TrainingTask } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import type { Model } from '../../db/models.js';
 import type { TrainingRow } from '../../db/trainings.js';
@@ -9,22 +9,27 @@ import { assertTrainingParams, savedParams } from './parameters.js';
 import { freezeDataset } from './snapshot.js';
 import { setTrainingStatus } from './state.js';
 
+/** The summary key each task's accuracy is (TrainingData.accuracy): mAP50, top-1, mIoU. */
+const ACCURACY_KEY: Record<TrainingTask, string> = { detect: 'mAP50', obb: 'mAP50', classify: 'top1', segment: 'mIoU' };
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function trainingView(t: TrainingRow): TrainingData {
   const summary = t.summary ? (JSON.parse(t.summary) as Record<string, unknown>) : null;
   const labeled = Number(t.image_count);
-  const mAP = summary && typeof summary.mAP50 === 'number' ? summary.mAP50 : null;
+  const headline = summary?.[ACCURACY_KEY[t.task]];
+  const accuracy = typeof headline === 'number' ? headline : null;
   return {
     id: t.id,
     modelId: t.model_id,
     serialNo: t.version,
     version: `v${t.version}`,
     rotated: t.task === 'obb',
+    task: t.task,
     status: t.status,
     phase: t.phase,
     // SPEC §5: no accuracy below 30 labeled images, nor for failed or cancelled trainings.
-    accuracy: t.status === 'succeeded' && labeled >= Limits.labeledForAccuracy ? mAP : null,
+    accuracy: t.status === 'succeeded' && labeled >= Limits.labeledForAccuracy ? accuracy : null,
     labeledImages: labeled,
     totalImages: Number(t.total_images),
     labelKinds: Number(t.label_count),
@@ -48,13 +53,19 @@ function isUniqueViolation(e: unknown): boolean {
   return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
 }
 
+/** What the engine trains for the model's type; `rotated` only chooses between a detector's two tasks. */
+function taskOf(model: Model, rotated: boolean): TrainingTask {
+  const tasks: readonly TrainingTask[] = TrainableTypes[model.type as keyof typeof TrainableTypes];
+  return tasks.length > 1 && rotated ? 'obb' : tasks[0]!;
+}
+
 /**
  * Starts a training (SPEC §5): parameters checked by the engine's rules (one message per problem), one
  * training per model, the data frozen into a snapshot, then a queued job; the model shows 'training'.
  */
 export async function startTraining(deps: Deps, user: User, model: Model, body: TrainingStartBody, lang: Language): Promise<TrainingData> {
-  // The engine trains detectors (boxes and rotated boxes); other model types have no trainer yet.
-  if (model.type !== 'DETECTION') fail('wrongModelType');
+  // The engine trains detectors, classifiers and segmenters; OCR, measurement and synthesis have no trainer.
+  if (!(model.type in TrainableTypes)) fail('wrongModelType');
   // No params in the body: the ones saved at /parameter (checked again, the rules may have changed since).
   const params = body.params ?? savedParams(model);
   assertTrainingParams(params, lang);
@@ -94,7 +105,7 @@ export async function startTraining(deps: Deps, user: User, model: Model, body: 
         version,
         snapshot_id: snapshotId,
         job_id: jobId,
-        task: (body.rotated ?? frozen.hasRotated) ? 'obb' : 'detect',
+        task: taskOf(model, body.rotated ?? frozen.hasRotated),
         parameters: JSON.stringify(params),
         status: 'queued',
         phase: 'queued',

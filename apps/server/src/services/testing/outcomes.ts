@@ -1,0 +1,166 @@
+import type { ClassResult, Geometry, TrainingTask } from '@loupe/contracts';
+import type { Image } from '../../db/images.js';
+import { round } from '../formats/types.js';
+import { fitToImage } from '../labeling/geometry.js';
+import type { CocoCategory } from '../training/snapshot.js';
+import { MATCH_IOU, matchImage, type ImageMatch, type Prediction, type Truth } from './matching.js';
+import { maskIou, rasterize } from './masks.js';
+
+/**
+ * One line of the engine's predictions.json (engine/README.md, per task). detect/obb: a box (bbox x, y, w, h;
+ * rbox cx, cy, w, h, angle°). segment: an instance with COCO polygons. classify: an image with its top class
+ * and every class's probability by name.
+ */
+export interface EngineResult {
+  image_id: number;
+  category_id: number;
+  score: number;
+  bbox?: number[];
+  rbox?: number[];
+  segmentation?: number[][];
+  scores?: Record<string, number>;
+}
+
+/** What a test job gave the engine: the images, their ground truth and the categories the weights know. */
+export interface PreparedTest {
+  images: Image[];
+  annotations: { id: number; image_id: number; label_id: number; geometry: string }[];
+  categories: CocoCategory[];
+  task: TrainingTask;
+}
+
+/** One image's result: shapes matched against the ground truth, or its class, and the counts. */
+export interface ImageOutcome extends ImageMatch {
+  classification: ClassResult | null;
+}
+
+function group<T>(items: Iterable<[number, T]>): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const [key, value] of items) {
+    const list = out.get(key);
+    if (list) list.push(value);
+    else out.set(key, [value]);
+  }
+  return out;
+}
+
+/**
+ * A detection in the shape annotations have (labeling Geometry), so the studio draws and converts it as one.
+ * The engine does not clip boxes to the image: they are clamped like annotations, and one with no area
+ * inside the image is no detection (null). Rotated boxes stay as found (clamping would move the object).
+ */
+function boxOf(r: EngineResult, rotated: boolean, size: { width: number; height: number }): Geometry | null {
+  if (rotated && r.rbox) {
+    const [cx, cy, w, h, angle] = r.rbox as [number, number, number, number, number];
+    return { kind: 'rbox', cx, cy, w, h, angle };
+  }
+  if (!r.bbox) return null;
+  const [x, y, w, h] = r.bbox as [number, number, number, number];
+  const b = fitToImage({ kind: 'box', x1: x, y1: y, x2: round(x + w, 2), y2: round(y + h, 2) }, size);
+  return b?.kind === 'box' && b.x2 > b.x1 && b.y2 > b.y1 ? b : null;
+}
+
+/**
+ * A segmentation instance as its outline: the largest of its polygons (one connected region has one outer
+ * outline; holes are not drawn). A region too thin for a polygon (under 3 outline points) is shown as its box.
+ */
+function outlineOf(r: EngineResult, size: { width: number; height: number }): Geometry | null {
+  const polys = (r.segmentation ?? []).filter((p) => p.length >= 6);
+  if (polys.length === 0) return boxOf(r, false, size);
+  const best = polys.reduce((a, b) => (b.length > a.length ? b : a));
+  const points: [number, number][] = [];
+  for (let k = 0; k + 1 < best.length; k += 2) points.push([best[k]!, best[k + 1]!]);
+  return { kind: 'polygon', points };
+}
+
+/**
+ * Greedy matching by mask IoU, most confident instance first: each takes the unmatched ground-truth shape of
+ * its label whose pixels overlap its own the most, if at least MATCH_IOU (true positive).
+ */
+export function matchMasks(predictions: Prediction[], truth: Truth[], size: { width: number; height: number }): ImageMatch {
+  const truthMasks = truth.map((t) => rasterize(t.geometry, size.width, size.height));
+  const taken = truth.map(() => false);
+  const matched = predictions.map(() => false);
+  const order = predictions.map((_, i) => i).sort((a, b) => predictions[b]!.confidence - predictions[a]!.confidence);
+  for (const i of order) {
+    const p = predictions[i]!;
+    const mask = rasterize(p.geometry, size.width, size.height);
+    let best = -1;
+    let bestIou = MATCH_IOU;
+    truth.forEach((t, k) => {
+      if (taken[k] || t.labelId !== p.labelId) return;
+      const v = maskIou(mask, truthMasks[k]!);
+      if (v >= bestIou) [best, bestIou] = [k, v];
+    });
+    if (best >= 0) [taken[best], matched[i]] = [true, true];
+  }
+  const tp = matched.filter(Boolean).length;
+  return {
+    predictions: predictions.map((p, i) => ({ ...p, matched: matched[i]! })),
+    groundTruth: truth.map((t, k) => ({ ...t, matched: taken[k]! })),
+    tp,
+    fp: predictions.length - tp,
+    fn: truth.length - tp,
+  };
+}
+
+/**
+ * A classification image: its top class against its own class (only classes the training knows count). Right
+ * is one true positive; wrong is a false positive (the class said) and a false negative (the class missed).
+ */
+function classOutcome(r: EngineResult | undefined, truthLabelId: number | null, categories: CocoCategory[]): ImageOutcome {
+  const labelOf = new Map(categories.map((c) => [c.id, c.labelId]));
+  const labelId = r ? labelOf.get(r.category_id) : undefined;
+  const classification: ClassResult | null =
+    r && labelId !== undefined
+      ? {
+          labelId,
+          confidence: r.score,
+          scores: Object.fromEntries(categories.map((c) => [String(c.labelId), r.scores?.[c.name] ?? 0])),
+          truthLabelId,
+          correct: truthLabelId === null ? null : truthLabelId === labelId,
+        }
+      : null;
+  const correct = classification?.correct;
+  return {
+    predictions: [],
+    groundTruth: [],
+    classification,
+    tp: correct === true ? 1 : 0,
+    fp: correct === false ? 1 : 0,
+    fn: correct === false || (classification === null && truthLabelId !== null) ? 1 : 0,
+  };
+}
+
+/** Every image's outcome from the engine's predictions, by the training's task. */
+export function outcomes(prepared: PreparedTest, found: EngineResult[]): Map<number, ImageOutcome> {
+  const labelOf = new Map(prepared.categories.map((c) => [c.id, c.labelId]));
+  const known = new Set(labelOf.values());
+  if (prepared.task === 'classify') {
+    const byImage = new Map(found.map((r) => [r.image_id, r]));
+    return new Map(
+      prepared.images.map((img) => {
+        const truth = img.class_label_id !== null && known.has(img.class_label_id) ? img.class_label_id : null;
+        return [img.id, classOutcome(byImage.get(img.id), truth, prepared.categories)];
+      }),
+    );
+  }
+  const sizeOf = new Map(prepared.images.map((i) => [i.id, i]));
+  const predictions = group<Prediction>(
+    found.flatMap((r) => {
+      const labelId = labelOf.get(r.category_id);
+      const size = sizeOf.get(r.image_id);
+      const geometry = !size ? null : prepared.task === 'segment' ? outlineOf(r, size) : boxOf(r, prepared.task === 'obb', size);
+      return labelId === undefined || !geometry ? [] : [[r.image_id, { labelId, geometry, confidence: r.score }]];
+    }),
+  );
+  const truth = group<Truth>(prepared.annotations.filter((a) => known.has(a.label_id)).map((a) => [a.image_id, { labelId: a.label_id, geometry: JSON.parse(a.geometry) as Geometry }]));
+  return new Map(
+    prepared.images.map((img) => {
+      const p = predictions.get(img.id) ?? [];
+      const t = truth.get(img.id) ?? [];
+      const m = prepared.task === 'segment' ? matchMasks(p, t, img) : matchImage(p, t, prepared.task === 'obb');
+      return [img.id, { ...m, classification: null }];
+    }),
+  );
+}
