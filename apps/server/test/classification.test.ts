@@ -99,6 +99,7 @@ describe('a classification model on the real engine', () => {
       expect(scores.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 3);
       expect(img.predictions).toEqual([]);
     }
+    console.log(`classify test: top-1 ${tested.summary!.top1}, tp ${tested.tp} fp ${tested.fp}; validation top-1 ${training.accuracy ?? '?'}`);
     // The platform's counts agree with the engine's own top-1 on the same images.
     expect(tested.tp / 6).toBeCloseTo(tested.summary!.top1 as number, 6);
     expect(tested.fp).toBe(tested.fn);
