@@ -7,6 +7,7 @@ export function training(patch: Partial<TrainingData> = {}): TrainingData {
     serialNo: 1,
     version: 'v1',
     rotated: false,
+    task: 'detect',
     status: 'succeeded',
     phase: 'training',
     accuracy: 0.91,

@@ -34,6 +34,7 @@ export function testImage(imageId: number, patch: Partial<TestImageData> = {}): 
     imageUrl: `/api/models/5/images/${imageId}/original`,
     predictions: [],
     groundTruth: [],
+    classification: null,
     tp: 0,
     fp: 0,
     fn: 0,

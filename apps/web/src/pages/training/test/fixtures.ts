@@ -16,6 +16,7 @@ export function training(patch: Partial<TrainingData> = {}): TrainingData {
     serialNo: id,
     version: `v${id}`,
     rotated: false,
+    task: 'detect',
     status: 'succeeded',
     phase: 'validating',
     accuracy: 0.8,
