@@ -141,7 +141,7 @@ describe('a segmentation model on the real engine', () => {
     expect(shown.data.convertible).toBe(true);
   }, 40_000);
 
-  it('exports an SDK whose Node example finds the test’s instances', async () => {
+  it('exports an SDK whose Node and Python examples find the test’s instances', async () => {
     const r = await call<PackStatusData>(t.app, 'POST', '/api/train/modelPack', { modelId: m.model.id, kind: 'sdk', sdkType: 'cpu', inputW: 64, inputH: 64, maxDet: 1, rotated: false }, { token });
     expect(r.code, r.message).toBe(0);
     const done = await waitForPack(t.app, token, m.model.id, 'sdk');
@@ -160,12 +160,14 @@ describe('a segmentation model on the real engine', () => {
     fs.mkdirSync(path.join(dir, 'node', 'node_modules'));
     for (const dep of ['onnxruntime-node', 'sharp']) fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(dir, 'node', 'node_modules', dep));
     const node = await run(process.execPath, ['example.mjs', probe], { cwd: path.join(dir, 'node') });
-    const res = JSON.parse(node.stdout) as { task: string; instances: { polygon: [number, number][]; score: number }[]; pixelsPerClass: Record<string, number> };
-    expect(res.task).toBe('segment');
-    // Same outlines as the platform recorded from the engine's test (largest polygon per instance).
-    const outlines = res.instances.filter((o) => o.polygon.length >= 3).map((o) => o.polygon);
+    const py = await run('/usr/bin/python3', ['example.py', probe], { cwd: path.join(dir, 'python'), env: { PATH: process.env.PATH } });
     const stored = img.predictions.filter((p) => (p.geometry as Geometry).kind === 'polygon').map((p) => (p.geometry as { points: number[][] }).points);
-    expect(outlines).toEqual(stored);
-    expect(Object.values(res.pixelsPerClass).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    for (const out of [node.stdout, py.stdout]) {
+      const res = JSON.parse(out) as { task: string; instances: { polygon: [number, number][]; score: number }[]; pixelsPerClass: Record<string, number> };
+      expect(res.task).toBe('segment');
+      // Same outlines as the platform recorded from the engine's test (largest polygon per instance).
+      expect(res.instances.filter((o) => o.polygon.length >= 3).map((o) => o.polygon)).toEqual(stored);
+      expect(Object.values(res.pixelsPerClass).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    }
   }, 60_000);
 });
