@@ -241,7 +241,7 @@ class BaseTrainer:
             self.train_time = getattr(self, "train_time", 0.0) + train_s
             tv = time.time()
             if self.bn_recalibration:
-                recalibrate_bn(ema.ema, self.train_loader, self.bn_recalibration, self.device, cfg.freeze)
+                self.recalibrate(ema.ema)
             metrics = {"loss": float(loss_sum.sum() / max(bi + 1, 1)),
                        **{f"loss_{k}": float(v / max(bi + 1, 1)) for k, v in zip(self.loss_names, loss_sum)},
                        "lr": float(opt.param_groups[1]["lr"]), "img_per_s": seen / max(train_s, 1e-6)}
@@ -331,6 +331,10 @@ class BaseTrainer:
 
     def set_epoch(self, epoch):
         """Per-epoch data switches (close_mosaic)."""
+
+    def recalibrate(self, model):
+        """Re-estimate `model`'s (the EMA's) batch-norm statistics from `bn_recalibration` training batches."""
+        recalibrate_bn(model, self.train_loader, self.bn_recalibration, self.device, self.cfg.freeze)
 
     def preprocess_batch(self, imgs, targets):
         return imgs, targets
