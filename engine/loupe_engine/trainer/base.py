@@ -65,6 +65,7 @@ def recalibrate_bn(model, loader, batches, device, freeze=0):
 class BaseTrainer:
     loss_names = ("box", "cls", "dfl")  # the parts the task's criterion returns, in order
     bn_recalibration = 0  # training batches that re-estimate the EMA model's batch-norm statistics each epoch
+    scratch_lr_gain = 1.0  # optimizer auto, AdamW, no pretrained weights: the class-count-aware rate times this
 
     def __init__(self, cfg, out_dir, callbacks=None, max_seconds=None, resume=False):
         self.cfg, self.out, self.resume = cfg, out_dir, resume
@@ -115,6 +116,8 @@ class BaseTrainer:
             # short runs converge faster with AdamW at a class-count-aware rate; long ones generalise with SGD
             name, lr, mom = ("SGD", 0.01, 0.9) if iters > 10000 else ("AdamW", round(0.002 * 5 / (4 + model.nc), 6),
                                                                          0.9)
+            if name == "AdamW" and not cfg.pretrained:
+                lr = round(lr * self.scratch_lr_gain, 6)
             log(f"optimizer auto -> {name} lr={lr} momentum={mom}")
         decay, no_decay, bias = [], [], []
         for mn, m in model.named_modules():

@@ -22,6 +22,9 @@ class DetectTrainer(BaseTrainer):
     # training batches: short runs and few-image data (tens of iterations an epoch) otherwise validate a model
     # whose running statistics trail its weights (DeepPCB, first epochs: mAP50 0.000 vs 0.015 after one epoch)
     bn_recalibration = 10
+    # optimizer auto picks AdamW at 0.002 * 5 / (4 + classes), a fine-tuning rate; from scratch 4x that learns
+    # faster (DeepPCB, 600 s side by side on one core each: mAP50 0.173 at 0.004 vs 0.124 at 0.001; 0.008 no better)
+    scratch_lr_gain = 4.0
 
     def __init__(self, cfg, task, data, val, images, out_dir, **kw):
         super().__init__(cfg, out_dir, **kw)
