@@ -114,7 +114,9 @@ def test(args):
     t0 = time.time()
     for i, pred in predict_batches(model, records, ck["imgsz"], rotated, conf=0.001, iou=iou,
                                    agnostic=bool(args.agnostic), metrics=metrics, half=bool(args.half)):
-        pred = pred[pred[:, -2] >= conf]
+        # Strictly above, like the exported graph's postprocess (nms.py): the SDK and the platform keep the same
+        # boxes, and conf=1 keeps none even where a saturated score reads exactly 1.0.
+        pred = pred[pred[:, -2] > conf]
         results.extend(_coco_results(records[i]["id"], pred, cat_of, rotated))
     out_dir = os.path.dirname(os.path.abspath(args.out))
     os.makedirs(out_dir, exist_ok=True)
