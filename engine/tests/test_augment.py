@@ -1,5 +1,8 @@
 """Every augmentation switched fully on still yields valid samples: boxes inside the image, sane sizes."""
+import random
+
 import numpy as np
+import torch
 import pytest
 
 from loupe_engine import config
@@ -13,6 +16,11 @@ ALL_ON = {"mosaic": 1.0, "mixup": 1.0, "cutmix": 1.0, "copy_paste": 1.0, "erasin
 
 @pytest.mark.parametrize("task", ["detect", "obb"])
 def test_all_augmentations_give_valid_boxes(task, det_data, obb_data):
+    # Seeded: every augmentation at once on a few tiny images, with 32 px crops, can leave no box at all by chance
+    # (a flaky CI run did); the test is about the boxes' validity, not about luck.
+    random.seed(0)
+    np.random.seed(0)
+    torch.manual_seed(0)
     root = det_data if task == "detect" else obb_data
     records, names, _ = load_coco(f"{root}/all.json", f"{root}/images", task)
     check_images(records, keep=True)
