@@ -1,8 +1,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { call, createApprovedUser } from '../support/api.js';
+import {
+  autoSplit,
+  choose,
+  closeUpload,
+  createDetectionModel,
+  sessionToken,
+  shownInSplit,
+  uploadWithAnnotations,
+  type ModelRef,
+} from '../support/dataset.js';
 import { expect, snap, test } from '../support/fixtures.js';
 import { signInAsUser } from '../support/ui.js';
 import {
@@ -24,69 +33,6 @@ import {
 
 const COUNT = 40;
 const MODEL_NAMES = { first: `Welds ${Date.now().toString(36)}`, second: `Welds copy ${Date.now().toString(36)}` };
-
-interface ModelRef {
-  id: number;
-}
-
-/** The box of an Ant Design modal whose test id sits on its (sizeless) root element. */
-function modal(page: Page, testId: string) {
-  return page.getByTestId(testId).locator('.ant-modal').first();
-}
-
-/** Create a detection model through the dialog on /agentList; the new model opens on its gallery. */
-async function createDetectionModel(page: Page, name: string): Promise<ModelRef> {
-  await page.goto('/agentList');
-  await expect(page.getByTestId('model-list')).toBeVisible();
-  await page.getByTestId('create-model').click();
-  await expect(modal(page, 'create-model-dialog')).toBeVisible();
-  await page.getByTestId('model-type-DETECTION').click();
-  await page.getByTestId('create-model-name').fill(name);
-  const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/models');
-  await page.getByTestId('create-model-submit').click();
-  const body = (await (await created).json()) as { code: number; message: string; data: { id: number } };
-  expect(body.code, body.message).toBe(0);
-  await expect(page).toHaveURL(/\/gallery$/);
-  await expect(page.getByTestId('gallery')).toBeVisible();
-  await expect(page.getByTestId('sidebar-project')).toContainText(name);
-  return { id: body.data.id };
-}
-
-/** The "images + annotation ZIP" wizard from the gallery: pick, send, then the ZIP, ending on the summary. */
-async function uploadWithAnnotations(page: Page, files: string[], zip: string, expectAccepted: number): Promise<void> {
-  await page.getByTestId('upload-open').click();
-  await expect(modal(page, 'upload-wizard')).toBeVisible();
-  await page.getByTestId('upload-mode-imagesWithAnnotations').click();
-  await page.getByTestId('upload-file-input').setInputFiles(files);
-  await expect(page.getByTestId('upload-selection')).toContainText(String(files.length));
-  await page.getByTestId('upload-start').click();
-  await expect(page.getByTestId('upload-next')).toBeEnabled({ timeout: 60_000 });
-  await page.getByTestId('upload-next').click();
-  await expect(page.getByTestId('upload-zip-step')).toBeVisible();
-  await page.getByTestId('upload-zip-input').setInputFiles(zip);
-  await page.getByTestId('upload-zip-start').click();
-  const summary = page.getByTestId('upload-summary');
-  await expect(summary).toBeVisible({ timeout: 30_000 });
-  await expect(summary).toContainText(`Images uploaded: ${expectAccepted}`);
-}
-
-/** Pick an option of an Ant Design select found by its test id. */
-async function choose(page: Page, testId: string, option: string): Promise<void> {
-  await page.getByTestId(testId).click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: new RegExp(`^${option}$`) })
-    .first()
-    .click();
-  await expect(page.getByTestId(testId)).toContainText(option);
-}
-
-/** Fill an Ant Design InputNumber whose test id may sit on the input or on its wrapper. */
-async function fillNumber(page: Page, testId: string, value: number): Promise<void> {
-  const el = page.getByTestId(testId);
-  const input = (await el.evaluate((n) => n.tagName)) === 'INPUT' ? el : el.locator('input');
-  await input.fill(String(value));
-}
 
 interface Box {
   label: string;
@@ -172,8 +118,7 @@ test('a detection dataset from images and a VOC ZIP, auto split, COCO export and
       await expect(imported).toContainText(`${boxCount} annotations on ${COUNT} images imported`);
       for (const label of LABELS) await expect(imported).toContainText(label);
       await snap(page, testInfo, 'voc-summary');
-      await page.getByTestId('upload-close').click();
-      await expect(modal(page, 'upload-wizard')).toBeHidden();
+      await closeUpload(page);
     });
 
     await test.step('the gallery shows all 40 images labeled, with both labels', async () => {
@@ -194,35 +139,16 @@ test('a detection dataset from images and a VOC ZIP, auto split, COCO export and
     });
 
     await test.step('the VOC boxes are the drawn rectangles', async () => {
-      const token = await page.evaluate(() => localStorage.getItem('token'));
-      expect(token).toBeTruthy();
-      const stored = await annotationsOf(token!, first.id);
+      const stored = await annotationsOf(await sessionToken(page), first.id);
       expect([...stored.keys()].sort()).toEqual([...drawn.keys()].sort());
       for (const [name, boxes] of stored) expectSameBoxes(boxes, drawn.get(name)!, `${name} (VOC)`);
     });
 
     await test.step('auto split 70/20/10 with the confirmation tick; train and validation filters show images', async () => {
-      await page.getByTestId('auto-split-open').click();
-      await expect(modal(page, 'auto-split-dialog')).toBeVisible();
-      await fillNumber(page, 'auto-split-train', 70);
-      await fillNumber(page, 'auto-split-valid', 20);
-      await fillNumber(page, 'auto-split-test', 10);
-      // Without the tick the split does not run.
-      await expect(page.getByTestId('auto-split-run')).toBeDisabled();
-      await page.getByTestId('auto-split-confirm').click();
-      await expect(page.getByTestId('auto-split-run')).toBeEnabled();
-      await page.getByTestId('auto-split-run').click();
-      await expect(modal(page, 'auto-split-dialog')).toBeHidden();
-      const shown = async (split: string) => {
-        await choose(page, 'gallery-split-filter', split);
-        const count = page.getByTestId('gallery-count');
-        await expect(count).toContainText(new RegExp(`^\\d+ shown of ${COUNT} images$`));
-        await expect(count).not.toContainText(/^0 shown/);
-        return Number((await count.textContent())!.split(' ')[0]);
-      };
-      const train = await shown('Train');
-      const valid = await shown('Validation');
-      const test_ = await shown('Test');
+      await autoSplit(page, { train: 70, valid: 20, test: 10 });
+      const train = await shownInSplit(page, 'Train', COUNT);
+      const valid = await shownInSplit(page, 'Validation', COUNT);
+      const test_ = await shownInSplit(page, 'Test', COUNT);
       expect(train + valid + test_).toBe(COUNT);
       expect(train).toBeGreaterThan(valid);
       await snap(page, testInfo, 'split-test-filter');
@@ -255,15 +181,15 @@ test('a detection dataset from images and a VOC ZIP, auto split, COCO export and
       const summary = page.getByTestId('upload-summary');
       await expect(summary).toContainText('Refused: 0');
       await expect(page.getByTestId('upload-summary-annotations')).toContainText(`on ${COUNT} images imported`);
-      await page.getByTestId('upload-close').click();
+      await closeUpload(page);
       await choose(page, 'gallery-filter', 'Labeled');
       await expect(page.getByTestId('gallery-count')).toContainText(`${COUNT} shown of ${COUNT} images`);
     });
 
     await test.step('both models hold the same file names, labels and boxes', async () => {
-      const token = await page.evaluate(() => localStorage.getItem('token'));
-      const a = await annotationsOf(token!, first.id);
-      const b = await annotationsOf(token!, second.id);
+      const token = await sessionToken(page);
+      const a = await annotationsOf(token, first.id);
+      const b = await annotationsOf(token, second.id);
       expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
       for (const [name, boxes] of a) expectSameBoxes(b.get(name)!, boxes, `${name} (COCO round trip)`);
     });

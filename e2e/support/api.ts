@@ -155,3 +155,16 @@ export async function uploadImages(token: string, modelId: number, files: { name
     return r.imageId;
   });
 }
+
+/**
+ * The administrator's account setting that lets a user export and download models (SPEC §6); new accounts
+ * start without it.
+ */
+export async function setDownloadPermission(email: string, allowed: boolean): Promise<void> {
+  await asAdmin(async (adminToken) => {
+    const list = await call<AdminAccount[]>('GET', '/api/admin/accounts', undefined, adminToken);
+    const account = list.find((a) => a.email === email);
+    if (!account) throw new Error(`${email} is not among the accounts`);
+    await call('PUT', `/api/admin/accounts/${account.id}/settings`, { downloadPermission: allowed }, adminToken);
+  });
+}
