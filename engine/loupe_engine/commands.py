@@ -8,7 +8,7 @@ import torch
 
 from loupe_engine import config
 from loupe_engine.data.coco import check_images, load_coco
-from loupe_engine.events import EngineError, emit, log
+from loupe_engine.events import EngineError, Progress, emit, log
 from loupe_engine.losses.iou import rbox_corners
 from loupe_engine.models.detector import count_flops
 from loupe_engine.models.load import load_checkpoint
@@ -112,8 +112,11 @@ def test(args):
     metrics = DetMetrics(len(names), names) if has_gt else None
     results = []
     t0 = time.time()
-    for i, pred in predict_batches(model, records, ck["imgsz"], rotated, conf=0.001, iou=iou,
-                                   agnostic=bool(args.agnostic), metrics=metrics, half=bool(args.half)):
+    progress = Progress("testing", len(records))
+    for n, (i, pred) in enumerate(predict_batches(model, records, ck["imgsz"], rotated, conf=0.001, iou=iou,
+                                                  agnostic=bool(args.agnostic), metrics=metrics,
+                                                  half=bool(args.half)), 1):
+        progress.step(n)
         # Strictly above, like the exported graph's postprocess (nms.py): the SDK and the platform keep the same
         # boxes, and conf=1 keeps none even where a saturated score reads exactly 1.0.
         pred = pred[pred[:, -2] > conf]

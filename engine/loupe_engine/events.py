@@ -41,6 +41,21 @@ def emit(event, **fields):
     sys.stdout.flush()
 
 
+class Progress:
+    """`progress` events (`phase`, `done`, `total`) for a loop over images: at most one every `every_s` seconds,
+    and always the last, so a long test shows its advance without flooding the runner."""
+
+    def __init__(self, phase, total, every_s=0.5):
+        self.phase, self.total, self.every_s = phase, int(total), every_s
+        self._last = time.monotonic()
+
+    def step(self, done):
+        now = time.monotonic()
+        if done >= self.total or now - self._last >= self.every_s:
+            self._last = now
+            emit("progress", phase=self.phase, done=int(done), total=self.total)
+
+
 def log(*parts):
     sys.stderr.write(time.strftime("%H:%M:%S ") + " ".join(str(p) for p in parts) + "\n")
     sys.stderr.flush()

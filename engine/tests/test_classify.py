@@ -54,6 +54,8 @@ def test_test_writes_labels_scores_and_metrics(cls_run, cls_data, tmp_path):
                        f"{cls_data}/images", "--out", tmp_path / "p.json")
     preds = json.load(open(tmp_path / "p.json"))
     assert len(preds) == 48
+    assert [e for e in events if e["event"] == "progress"][-1] == {"event": "progress", "phase": "testing",
+                                                                   "done": 48, "total": 48}
     p = preds[0]
     assert p["label"] in ("disc", "square") and p["category_id"] == ("disc", "square").index(p["label"]) + 1
     assert abs(sum(p["scores"].values()) - 1) < 1e-3 and p["score"] == max(p["scores"].values())

@@ -46,6 +46,9 @@ def test_test_writes_coco_results_and_metrics(det_run, det_data, tmp_path):
     assert "mAP50" in summary and "confusion_matrix" in summary and "suggested_conf" in summary
     assert os.path.isfile(str(out).replace(".json", ".metrics.json"))
     assert "mAP50" in err
+    progress = [e for e in events if e["event"] == "progress"]
+    total = len(json.load(open(f"{det_data}/val.json"))["images"])
+    assert progress and progress[-1] == {"event": "progress", "phase": "testing", "done": total, "total": total}
 
 
 def test_export_onnx_with_metadata(det_run, tmp_path):

@@ -11,7 +11,7 @@ from loupe_engine.classify.train import ClassifyTrainer
 from loupe_engine.classify.val import evaluate, predict, truth_of
 from loupe_engine.classify.metrics import ClassifyMetrics
 from loupe_engine.data.coco import check_images
-from loupe_engine.events import EngineError, emit, log
+from loupe_engine.events import EngineError, Progress, emit, log
 from loupe_engine.models.load import load_checkpoint
 from loupe_engine.tasks import apply_task_rules
 from loupe_engine.trainer import report
@@ -79,7 +79,9 @@ def test(args):
     cat_ids = ck.get("cat_ids") or {}
     metrics = ClassifyMetrics(names, multi)
     results, t0 = [], time.time()
-    for i, p in predict(model, records, ck["imgsz"], half=bool(args.half), multi_label=multi):
+    progress = Progress("testing", len(records))
+    for n, (i, p) in enumerate(predict(model, records, ck["imgsz"], half=bool(args.half), multi_label=multi), 1):
+        progress.step(n)
         r = records[i]
         out = {"image_id": r["id"], "file_name": r["file"],
                "scores": {n: round(float(v), 5) for n, v in zip(names, p)}}

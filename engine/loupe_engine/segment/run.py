@@ -7,7 +7,7 @@ import torch
 
 from loupe_engine import config, onnx_io
 from loupe_engine.data.coco import check_images
-from loupe_engine.events import EngineError, emit, log
+from loupe_engine.events import EngineError, Progress, emit, log
 from loupe_engine.export import input_size
 from loupe_engine.models.load import load_checkpoint
 from loupe_engine.segment import instances as inst
@@ -73,7 +73,9 @@ def test(args):
     metrics = SegMetrics(ck["names"], model.overlap, conf) if has_gt else None
     cat_ids = ck.get("cat_ids") or {}
     results, t0 = [], time.time()
-    for i, probs, target, ratio, _ in predict(model, records, ck["imgsz"], half=bool(args.half)):
+    progress = Progress("testing", len(records))
+    for n, (i, probs, target, ratio, _) in enumerate(predict(model, records, ck["imgsz"], half=bool(args.half)), 1):
+        progress.step(n)
         r = records[i]
         if metrics is not None:
             metrics.update(probs, target.to(probs.device))

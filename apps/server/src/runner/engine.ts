@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 export type EngineEvent =
   | { event: 'phase'; phase: string }
   | { event: 'epoch'; epoch: number; epochs: number; metrics: Record<string, unknown>; eta_s?: number | null }
+  | { event: 'progress'; phase: string; done: number; total: number }
   | { event: 'artifact'; kind: string; path: string }
   | { event: 'done'; summary: Record<string, unknown> }
   | { event: 'error'; code: string; message: string };
