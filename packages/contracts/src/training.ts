@@ -30,15 +30,18 @@ export type TrainingPhase = (typeof TrainingPhases)[number];
 
 /**
  * What a training teaches the engine (engine/README.md `--task`): axis-aligned boxes, rotated boxes, one class
- * per image, or a class per pixel. Each decides the metrics of epochs, summaries and test runs (TrainingData.accuracy).
+ * per image, a class per pixel, or text lines (found and read). Each decides the metrics of epochs, summaries and
+ * test runs (TrainingData.accuracy).
  */
-export const TrainingTasks = ['detect', 'obb', 'classify', 'segment'] as const;
+export const TrainingTasks = ['detect', 'obb', 'classify', 'segment', 'ocr'] as const;
 export type TrainingTask = (typeof TrainingTasks)[number];
 /** The model types that train, with their tasks (DETECTION: rotated boxes when asked or when the data has them). */
 export const TrainableTypes = {
   DETECTION: ['detect', 'obb'],
   classification: ['classify'],
   SEGMENTATION: ['segment'],
+  /** A rotated-box text detector and a CTC text recognizer, trained together (engine/README.md, OCR). */
+  OCR: ['ocr'],
 } as const satisfies Partial<Record<ModelType, readonly TrainingTask[]>>;
 
 export const ParamGroups = ['basic', 'augmentation', 'learning', 'loss'] as const;

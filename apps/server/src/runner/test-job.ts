@@ -82,7 +82,7 @@ export async function runTestJob(deps: Deps, job: Job, ctx: JobContext): Promise
       await deps.jobs.update(job.id, { progress: JSON.stringify({ phase: 'testing', done: 0, total: prepared.images.length }) });
     } else if (e.event === 'progress' && e.done < e.total) {
       // The last image's progress waits for the results to be recorded (below), so done = total means readable.
-      const progress = { phase: 'testing', done: e.done, total: prepared.images.length };
+      const progress = { phase: 'testing' as const, done: e.done, total: prepared.images.length };
       await deps.jobs.update(job.id, { progress: JSON.stringify(progress) });
       publishProgress(deps, run.id, progress);
     } else if (e.event === 'artifact' && e.kind === 'predictions') {

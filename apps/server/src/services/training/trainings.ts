@@ -9,8 +9,8 @@ import { assertTrainingParams, savedParams } from './parameters.js';
 import { freezeDataset } from './snapshot.js';
 import { setTrainingStatus } from './state.js';
 
-/** The summary key each task's accuracy is (TrainingData.accuracy): mAP50, top-1, mIoU. */
-const ACCURACY_KEY: Record<TrainingTask, string> = { detect: 'mAP50', obb: 'mAP50', classify: 'top1', segment: 'mIoU' };
+/** The summary key each task's accuracy is (TrainingData.accuracy): mAP50, top-1, mIoU, character accuracy. */
+const ACCURACY_KEY: Record<TrainingTask, string> = { detect: 'mAP50', obb: 'mAP50', classify: 'top1', segment: 'mIoU', ocr: 'char_acc' };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
