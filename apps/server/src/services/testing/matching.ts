@@ -88,23 +88,27 @@ export function iou(detection: Point[], truth: Point[]): number {
 }
 
 /**
- * Greedy matching, most confident detection first: each takes the unmatched ground-truth object of its label
- * with the highest IoU, if that IoU is at least MATCH_IOU (true positive); otherwise it is a false positive.
- * Ground truth left unmatched is a false negative. `rotated`: the model predicts rotated boxes.
+ * Greedy matching, most confident prediction first: each takes the unmatched ground-truth shape of its label that
+ * overlaps it the most (`overlap(prediction, truth)` by index), if at least MATCH_IOU and `accept` agrees (OCR: the
+ * text read must be the text labeled); that is a true positive, every other prediction a false positive and every
+ * shape left a false negative.
  */
-export function matchImage(predictions: Prediction[], truth: Truth[], rotated: boolean): ImageMatch {
-  const truthPolys = truth.map((t) => truthPolygon(t.geometry, rotated));
+export function greedyMatch(
+  predictions: Prediction[],
+  truth: Truth[],
+  overlap: (i: number, k: number) => number,
+  accept: (p: Prediction, t: Truth) => boolean = () => true,
+): ImageMatch {
   const taken = truth.map(() => false);
   const matched = predictions.map(() => false);
   const order = predictions.map((_, i) => i).sort((a, b) => predictions[b]!.confidence - predictions[a]!.confidence);
   for (const i of order) {
     const p = predictions[i]!;
-    const poly = polygonOf(p.geometry);
     let best = -1;
     let bestIou = MATCH_IOU;
     truth.forEach((t, k) => {
-      if (taken[k] || t.labelId !== p.labelId) return;
-      const v = iou(poly, truthPolys[k]!);
+      if (taken[k] || t.labelId !== p.labelId || !accept(p, t)) return;
+      const v = overlap(i, k);
       if (v >= bestIou) [best, bestIou] = [k, v];
     });
     if (best >= 0) [taken[best], matched[i]] = [true, true];
@@ -117,4 +121,14 @@ export function matchImage(predictions: Prediction[], truth: Truth[], rotated: b
     fp: predictions.length - tp,
     fn: truth.length - tp,
   };
+}
+
+/**
+ * Boxes and rotated boxes by polygon IoU (rotated: the shapes as drawn; upright: the truth's bounding box, as the
+ * detector learned it). `accept` as in greedyMatch.
+ */
+export function matchImage(predictions: Prediction[], truth: Truth[], rotated: boolean, accept?: (p: Prediction, t: Truth) => boolean): ImageMatch {
+  const predictionPolys = predictions.map((p) => polygonOf(p.geometry));
+  const truthPolys = truth.map((t) => truthPolygon(t.geometry, rotated));
+  return greedyMatch(predictions, truth, (i, k) => iou(predictionPolys[i]!, truthPolys[k]!), accept);
 }

@@ -2,14 +2,15 @@ import type { ClassResult, Geometry, TrainingTask } from '@loupe/contracts';
 import type { Image } from '../../db/images.js';
 import { round } from '../formats/types.js';
 import { fitToImage } from '../labeling/geometry.js';
+import { measureOf } from '../measurement/fields.js';
 import type { CocoCategory } from '../training/snapshot.js';
-import { MATCH_IOU, matchImage, type ImageMatch, type Prediction, type Truth } from './matching.js';
+import { greedyMatch, matchImage, type ImageMatch, type Prediction, type Truth } from './matching.js';
 import { maskIou, rasterize } from './masks.js';
 
 /**
  * One line of the engine's predictions.json (engine/README.md, per task). detect/obb: a box (bbox x, y, w, h;
  * rbox cx, cy, w, h, angle°). segment: an instance with COCO polygons. classify: an image with its top class
- * and every class's probability by name.
+ * and every class's probability by name. ocr: a rotated box with the text read in it.
  */
 export interface EngineResult {
   image_id: number;
@@ -19,6 +20,9 @@ export interface EngineResult {
   rbox?: number[];
   segmentation?: number[][];
   scores?: Record<string, number>;
+  /** OCR: the line read, and the recognizer's confidence in it. */
+  text?: string;
+  text_score?: number;
 }
 
 /** What a test job gave the engine: the images, their ground truth and the categories the weights know. */
@@ -73,36 +77,19 @@ function outlineOf(r: EngineResult, size: { width: number; height: number }): Ge
   return { kind: 'polygon', points };
 }
 
-/**
- * Greedy matching by mask IoU, most confident instance first: each takes the unmatched ground-truth shape of
- * its label whose pixels overlap its own the most, if at least MATCH_IOU (true positive).
- */
+/** Segmentation instances by mask IoU (greedyMatch): the pixels each covers, drawn at the image's size. */
 export function matchMasks(predictions: Prediction[], truth: Truth[], size: { width: number; height: number }): ImageMatch {
+  const predictionMasks = predictions.map((p) => rasterize(p.geometry, size.width, size.height));
   const truthMasks = truth.map((t) => rasterize(t.geometry, size.width, size.height));
-  const taken = truth.map(() => false);
-  const matched = predictions.map(() => false);
-  const order = predictions.map((_, i) => i).sort((a, b) => predictions[b]!.confidence - predictions[a]!.confidence);
-  for (const i of order) {
-    const p = predictions[i]!;
-    const mask = rasterize(p.geometry, size.width, size.height);
-    let best = -1;
-    let bestIou = MATCH_IOU;
-    truth.forEach((t, k) => {
-      if (taken[k] || t.labelId !== p.labelId) return;
-      const v = maskIou(mask, truthMasks[k]!);
-      if (v >= bestIou) [best, bestIou] = [k, v];
-    });
-    if (best >= 0) [taken[best], matched[i]] = [true, true];
-  }
-  const tp = matched.filter(Boolean).length;
-  return {
-    predictions: predictions.map((p, i) => ({ ...p, matched: matched[i]! })),
-    groundTruth: truth.map((t, k) => ({ ...t, matched: taken[k]! })),
-    tp,
-    fp: predictions.length - tp,
-    fn: truth.length - tp,
-  };
+  return greedyMatch(predictions, truth, (i, k) => maskIou(predictionMasks[i]!, truthMasks[k]!));
 }
+
+/**
+ * OCR: a line found is right when its rotated box matches a labeled box (IoU >= MATCH_IOU, same label) and it
+ * reads exactly the labeled text; a line found in the right place but misread is a false positive, and the
+ * labeled line it missed a false negative.
+ */
+const sameText = (p: Prediction, t: Truth) => (p.geometry.text ?? '') === (t.geometry.text ?? '');
 
 /**
  * A classification image: its top class against its own class (only classes the training knows count). Right
@@ -150,8 +137,11 @@ export function outcomes(prepared: PreparedTest, found: EngineResult[]): Map<num
     found.flatMap((r) => {
       const labelId = labelOf.get(r.category_id);
       const size = sizeOf.get(r.image_id);
-      const geometry = !size ? null : prepared.task === 'segment' ? outlineOf(r, size) : boxOf(r, prepared.task === 'obb', size);
-      return labelId === undefined || !geometry ? [] : [[r.image_id, { labelId, geometry, confidence: r.score }]];
+      const geometry = !size ? null : prepared.task === 'segment' ? outlineOf(r, size) : boxOf(r, prepared.task === 'obb' || prepared.task === 'ocr', size);
+      if (geometry && prepared.task === 'ocr') geometry.text = r.text ?? '';
+      // Each instance or rotated box also keeps its measurement fields (pixels) for MEASURE results.
+      const measure = measureOf(r, prepared.task);
+      return labelId === undefined || !geometry ? [] : [[r.image_id, { labelId, geometry, confidence: r.score, ...(measure ? { measure } : {}) }]];
     }),
   );
   const truth = group<Truth>(prepared.annotations.filter((a) => known.has(a.label_id)).map((a) => [a.image_id, { labelId: a.label_id, geometry: JSON.parse(a.geometry) as Geometry }]));
@@ -159,7 +149,12 @@ export function outcomes(prepared: PreparedTest, found: EngineResult[]): Map<num
     prepared.images.map((img) => {
       const p = predictions.get(img.id) ?? [];
       const t = truth.get(img.id) ?? [];
-      const m = prepared.task === 'segment' ? matchMasks(p, t, img) : matchImage(p, t, prepared.task === 'obb');
+      const m =
+        prepared.task === 'segment'
+          ? matchMasks(p, t, img)
+          : prepared.task === 'ocr'
+            ? matchImage(p, t, true, sameText)
+            : matchImage(p, t, prepared.task === 'obb');
       return [img.id, { ...m, classification: null }];
     }),
   );
