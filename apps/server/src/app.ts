@@ -51,6 +51,7 @@ import { trainingRoutes } from './routes/trainings.js';
 import { parameterRoutes } from './routes/parameters.js';
 import { packRoutes } from './routes/packs.js';
 import { testRoutes } from './routes/tests.js';
+import { measurementRoutes } from './routes/measurement.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -162,6 +163,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(testRoutes(deps));
   await app.register(parameterRoutes(deps));
   await app.register(packRoutes(deps));
+  await app.register(measurementRoutes(deps));
 
   const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });

@@ -8,3 +8,4 @@ export * from './datasets.js';
 export * from './labeling.js';
 export * from './training.js';
 export * from './delivery.js';
+export * from './measurement.js';

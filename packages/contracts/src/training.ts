@@ -35,13 +35,17 @@ export type TrainingPhase = (typeof TrainingPhases)[number];
  */
 export const TrainingTasks = ['detect', 'obb', 'classify', 'segment', 'ocr'] as const;
 export type TrainingTask = (typeof TrainingTasks)[number];
-/** The model types that train, with their tasks (DETECTION: rotated boxes when asked or when the data has them). */
+/**
+ * The model types that train, with their tasks: the second is taken when asked (`rotated`) or when the data has
+ * rotated boxes. DETECTION: boxes or rotated boxes; MEASURE: polygons (masks to measure) or rotated boxes.
+ */
 export const TrainableTypes = {
   DETECTION: ['detect', 'obb'],
   classification: ['classify'],
   SEGMENTATION: ['segment'],
   /** A rotated-box text detector and a CTC text recognizer, trained together (engine/README.md, OCR). */
   OCR: ['ocr'],
+  MEASURE: ['segment', 'obb'],
 } as const satisfies Partial<Record<ModelType, readonly TrainingTask[]>>;
 
 export const ParamGroups = ['basic', 'augmentation', 'learning', 'loss'] as const;

@@ -342,6 +342,22 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('model_packs_model_idx').on('model_packs').columns(['model_id', 'kind', 'id']).execute();
       },
     },
+    '0006_measurement': {
+      async up(db: Kysely<unknown>) {
+        // One row per MEASURE model that has a calibration or tolerances (contracts' measurement.ts).
+        await db.schema
+          .createTable('measurement_settings')
+          .addColumn('model_id', 'integer', (c) => c.primaryKey().references('models.id').onDelete('cascade'))
+          .addColumn('mm_per_px', dialect === 'postgres' ? 'double precision' : 'real')
+          // The drawn line (JSON CalibrationLine) the scale came from; null when typed in.
+          .addColumn('calibration_line', 'text')
+          .addColumn('calibration_updated_at', 'bigint')
+          // JSON Tolerances; null: nothing is judged.
+          .addColumn('tolerances', 'text')
+          .addColumn('tolerances_updated_at', 'bigint')
+          .execute();
+      },
+    },
   };
 }
 

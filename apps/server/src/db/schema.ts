@@ -318,7 +318,18 @@ export interface TrainingEpochsTable {
   created_at: Millis;
 }
 
+/** A MEASURE model's calibration and tolerances (migration 0006). */
+export interface MeasurementSettingsTable {
+  model_id: number;
+  mm_per_px: number | null;
+  calibration_line: string | null;
+  calibration_updated_at: Millis | null;
+  tolerances: string | null;
+  tolerances_updated_at: Millis | null;
+}
+
 export interface DB {
+  measurement_settings: MeasurementSettingsTable;
   jobs: JobsTable;
   dataset_snapshots: DatasetSnapshotsTable;
   snapshot_blobs: SnapshotBlobsTable;

@@ -53,7 +53,7 @@ function isUniqueViolation(e: unknown): boolean {
   return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
 }
 
-/** What the engine trains for the model's type; `rotated` only chooses between a detector's two tasks. */
+/** What the engine trains for the model's type; `rotated` picks a type's second task (DETECTION, MEASURE: obb). */
 function taskOf(model: Model, rotated: boolean): TrainingTask {
   const tasks: readonly TrainingTask[] = TrainableTypes[model.type as keyof typeof TrainableTypes];
   return tasks.length > 1 && rotated ? 'obb' : tasks[0]!;
@@ -64,7 +64,7 @@ function taskOf(model: Model, rotated: boolean): TrainingTask {
  * training per model, the data frozen into a snapshot, then a queued job; the model shows 'training'.
  */
 export async function startTraining(deps: Deps, user: User, model: Model, body: TrainingStartBody, lang: Language): Promise<TrainingData> {
-  // The engine trains detectors, classifiers and segmenters; OCR, measurement and synthesis have no trainer.
+  // Synthesis models have no trainer; MEASURE trains a segmenter or a rotated-box detector (TrainableTypes).
   if (!(model.type in TrainableTypes)) fail('wrongModelType');
   // No params in the body: the ones saved at /parameter (checked again, the rules may have changed since).
   const params = body.params ?? savedParams(model);
