@@ -6,13 +6,14 @@ import { useShowError } from '@/api/useShowError';
 import { useTranslation } from '@/i18n';
 import { useNotify } from '@/pages/auth/shared/useNotify';
 import { useLabels } from '@/pages/gallery/galleryApi';
+import { taskOf } from '@/pages/training/shared/tasks';
 import { useProject } from '@/stores/project';
 import { isActiveTest, useStartTest, useStopTest, useTestRun, useTestRuns } from './api/testApi';
 import { chosenImages } from './api/testSelection';
 import { useSucceededTrainings } from './api/trainingsApi';
 import { useProjectTesting } from './api/useProjectTesting';
 import { useTestEvents } from './api/useTestEvents';
-import { classStats, hasGroundTruth, runMetrics } from './results/classStats';
+import { classStats, confusionOf, hasGroundTruth, runMetrics } from './results/classStats';
 import type { LabelLook } from './results/overlayGeometry';
 import { ResultsGallery } from './results/ResultsGallery';
 import { TestAnalysisChart } from './results/TestAnalysisChart';
@@ -59,7 +60,10 @@ function TestWorkbench({ modelId, type }: { modelId: string; type: ModelType }) 
     [latest?.id, trainings.versions, chosen.length],
   );
   const labelLooks = useMemo(() => new Map<number, LabelLook>((labels.data ?? []).map((l) => [l.id, { name: l.name, color: l.color }])), [labels.data]);
-  const stats = useMemo(() => classStats(selected?.summary), [selected?.summary]);
+  // The run's version says what it measured; a version no longer listed falls back to the model type's task.
+  const task = taskOf(trainings.data?.items.find((tr) => tr.id === selected?.trainingId)?.task, type);
+  const stats = useMemo(() => classStats(selected?.summary, task), [selected?.summary, task]);
+  const confusion = useMemo(() => confusionOf(selected?.summary, task), [selected?.summary, task]);
 
   const run = async (values: TestFormValues) => {
     try {
@@ -98,7 +102,7 @@ function TestWorkbench({ modelId, type }: { modelId: string; type: ModelType }) 
   else if (!selected) runBody = <Empty description={t('run.none')} data-testid="test-no-runs" />;
 
   return (
-    <div className="loupe-page" data-testid="test-page" data-status={activeRun ? 'testing' : (latest?.status ?? 'notTested')}>
+    <div className="loupe-page" data-testid="test-page" data-status={activeRun ? 'testing' : (latest?.status ?? 'notTested')} data-task={task}>
       <Typography.Title level={3} data-testid="page-title">
         {t('title')}
       </Typography.Title>
@@ -127,19 +131,19 @@ function TestWorkbench({ modelId, type }: { modelId: string; type: ModelType }) 
           </Card>
           {selected && (
             <Card size="small" title={t('metrics.title')} style={{ marginBottom: 16 }}>
-              <TestMetrics run={selected} onUseConf={(conf) => form.setFieldValue('conf', conf)} />
+              <TestMetrics run={selected} task={task} onUseConf={(conf) => form.setFieldValue('conf', conf)} />
             </Card>
           )}
           {selected && hasGroundTruth(runMetrics(selected.summary)) && (
             <Card size="small" title={t('chart.title')}>
-              <TestAnalysisChart stats={stats} />
+              <TestAnalysisChart stats={stats} task={task} confusion={confusion} />
             </Card>
           )}
         </Col>
       </Row>
       {selected && (
         <Card size="small" title={t('results.title')} style={{ marginTop: 16 }}>
-          <ResultsGallery key={selected.id} modelId={modelId} run={selected} labels={labelLooks} type={type} />
+          <ResultsGallery key={selected.id} modelId={modelId} run={selected} labels={labelLooks} type={type} task={task} />
         </Card>
       )}
     </div>

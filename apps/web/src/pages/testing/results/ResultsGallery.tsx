@@ -3,7 +3,8 @@ import { Button, Empty, Pagination, Result, Segmented, Space, Spin, Typography }
 import { TestImageFilters, type TestImageData, type TestImageFilter as Filter, type TestRunData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { useTestImages } from '../api/testApi';
-import type { LabelLook } from './overlayGeometry';
+import type { Task } from '@/pages/training/shared/tasks';
+import { overlayStyleOf, type LabelLook } from './overlayGeometry';
 import { ResultCard } from './ResultCard';
 import { ResultViewer } from './ResultViewer';
 
@@ -14,11 +15,16 @@ interface Props {
   run: TestRunData;
   labels: ReadonlyMap<number, LabelLook>;
   type: string | undefined;
+  task: Task;
 }
 
+/** The legend under the filters: how this task's results are drawn. */
+const LEGEND = { boxes: 'results.legend', masks: 'results.legendMasks', text: 'results.legendText' } as const;
+
 /** The run's images with their results, filtered all / with results / no results / with errors (FP or FN). */
-export function ResultsGallery({ modelId, run, labels, type }: Props) {
+export function ResultsGallery({ modelId, run, labels, type, task }: Props) {
   const { t } = useTranslation('testing');
+  const style = overlayStyleOf(task);
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
@@ -54,7 +60,7 @@ export function ResultsGallery({ modelId, run, labels, type }: Props) {
       <>
         <div className="loupe-test-grid" data-testid="test-results" data-total={total} data-filter={filter} aria-busy={query.isFetching}>
           {items.map((image) => (
-            <ResultCard key={image.imageId} image={image} labels={labels} onOpen={(i) => setOpen(i.imageId)} />
+            <ResultCard key={image.imageId} image={image} labels={labels} onOpen={(i) => setOpen(i.imageId)} style={style} />
           ))}
         </div>
         {total > RESULTS_PAGE_SIZE && (
@@ -80,7 +86,7 @@ export function ResultsGallery({ modelId, run, labels, type }: Props) {
           options={TestImageFilters.map((f) => ({ value: f, label: <span data-testid={`test-filter-${f}`}>{t(`results.filters.${f}`)}</span> }))}
         />
         <Typography.Text type="secondary" data-testid="test-legend">
-          {t('results.legend')}
+          {t(task === 'classify' ? 'results.legendClasses' : LEGEND[style])}
         </Typography.Text>
       </Space>
       {body}
@@ -88,6 +94,7 @@ export function ResultsGallery({ modelId, run, labels, type }: Props) {
         image={viewed}
         labels={labels}
         type={type}
+        style={style}
         onPrev={openIndex > 0 ? () => setOpen(items[openIndex - 1]!.imageId) : undefined}
         onNext={openIndex >= 0 && openIndex < items.length - 1 ? () => setOpen(items[openIndex + 1]!.imageId) : undefined}
         onClose={() => setOpen(null)}

@@ -1,8 +1,11 @@
 import { useMemo } from 'react';
+import { Typography } from 'antd';
 import { useTranslation } from '@/i18n';
 import { EChart } from '@/pages/training/charts/EChart';
 import type { ChartOption } from '@/pages/training/charts/echarts';
-import type { ClassStat } from './classStats';
+import { classBarsOption, confusionOption } from '@/pages/training/charts/options';
+import type { Task } from '@/pages/training/shared/tasks';
+import type { ClassStat, confusionOf } from './classStats';
 import { ERROR_COLOR } from './BoxOverlay';
 
 /** Bars of TP, FP and FN per class, with AP50 as a line on its own 0–1 axis. */
@@ -25,12 +28,49 @@ export function chartOption(stats: readonly ClassStat[], names: { tp: string; fp
   };
 }
 
-/** SPEC §2 statistics: the test analysis chart of a run with ground truth (the training pages' ECharts element). */
-export function TestAnalysisChart({ stats }: { stats: readonly ClassStat[] }) {
+/** Per task, the 0–1 figures drawn per class when the run is not a detection: classification P/R, segmentation IoU/Dice. */
+export const CLASS_FIGURES = { classify: ['precision', 'recall'], segment: ['iou', 'dice'] } as const satisfies Record<string, readonly (keyof ClassStat)[]>;
+
+interface Props {
+  stats: readonly ClassStat[];
+  task: Task;
+  confusion: ReturnType<typeof confusionOf>;
+}
+
+/**
+ * SPEC §2 statistics: the test analysis chart of a run with ground truth (the training pages' ECharts element):
+ * detection TP/FP/FN and AP50 per class; classification precision and recall per class and the confusion
+ * matrix; segmentation IoU and Dice per class.
+ */
+export function TestAnalysisChart({ stats, task, confusion }: Props) {
   const { t } = useTranslation('testing');
+  const own = task === 'classify' || task === 'segment' ? CLASS_FIGURES[task] : null;
   const option = useMemo(
-    () => chartOption(stats, { tp: t('metrics.tp'), fp: t('metrics.fp'), fn: t('metrics.fn'), ap50: t('chart.ap50') }),
-    [stats, t],
+    () =>
+      own
+        ? classBarsOption(
+            stats.map((s) => ({ name: s.name, values: Object.fromEntries(own.map((k) => [k, s[k]])) })),
+            own.map((key) => ({ key, name: t(`chart.${key}`) })),
+          )
+        : chartOption(stats, { tp: t('metrics.tp'), fp: t('metrics.fp'), fn: t('metrics.fn'), ap50: t('chart.ap50') }),
+    [stats, own, t],
   );
-  return <EChart option={option} points={stats.length} testId="test-chart" height={320} emptyText={t('chart.empty')} />;
+  const matrix = useMemo(
+    () =>
+      task === 'classify' && confusion
+        ? confusionOption(confusion.matrix, confusion.names, { predicted: t('chart.predicted'), actual: t('chart.actual') })
+        : null,
+    [task, confusion, t],
+  );
+  return (
+    <>
+      <EChart option={option} points={stats.length} testId="test-chart" series={own ?? undefined} height={320} emptyText={t('chart.empty')} />
+      {matrix && confusion && (
+        <>
+          <Typography.Title level={5}>{t('chart.confusion')}</Typography.Title>
+          <EChart option={matrix} points={confusion.matrix.length} testId="test-confusion" height={Math.max(280, confusion.matrix.length * 36 + 100)} />
+        </>
+      )}
+    </>
+  );
 }

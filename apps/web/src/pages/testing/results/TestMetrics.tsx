@@ -1,15 +1,53 @@
 import { Alert, Button, Col, Row, Space, Statistic, Typography } from 'antd';
 import type { TestRunData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
-import { hasGroundTruth, runMetrics } from './classStats';
+import type { Task } from '@/pages/training/shared/tasks';
+import { hasGroundTruth, runMetrics, type RunMetrics } from './classStats';
 
 interface Props {
   run: TestRunData;
+  task: Task;
   /** Put the engine's best-F1 confidence into the settings form. */
   onUseConf: (conf: number) => void;
 }
 
 const pct = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)} %`);
+const fixed3 = (v: number | null) => (v === null ? '–' : v.toFixed(3));
+
+/**
+ * The figures a run with ground truth shows, per task: [test id suffix, `metrics.` text key, value]. Detection:
+ * P, R, F1, mAP and the box counts; classification: top-1 (top-5 with more than 5 classes), macro P, R, F1 and
+ * the right and wrong images; segmentation: mIoU, Dice, pixel accuracy, pixel P and R and the instance counts;
+ * OCR: character and line accuracy, normalised edit distance, then the text boxes as detection's.
+ */
+export function groundTruthMetrics(task: Task, m: RunMetrics, run: Pick<TestRunData, 'tp' | 'fp' | 'fn'>): [string, string, string | number][] {
+  const prf: [string, string, string][] = [
+    ['precision', 'precision', pct(m.precision)],
+    ['recall', 'recall', pct(m.recall)],
+    ['f1', 'f1', pct(m.f1)],
+  ];
+  const counts: [string, string, number][] = [
+    ['tp', 'tp', run.tp],
+    ['fp', 'fp', run.fp],
+    ['fn', 'fn', run.fn],
+  ];
+  const detection: [string, string, string | number][] = [...prf, ['map50', 'mAP50', pct(m.mAP50)], ['map50-95', 'mAP50_95', pct(m.mAP50_95)], ...counts];
+  if (task === 'classify') {
+    return [
+      ['top1', 'top1', pct(m.top1)],
+      ...(m.top5 === null ? [] : [['top5', 'top5', pct(m.top5)] as [string, string, string]]),
+      ...prf,
+      // A classified image is right (one TP) or wrong (an FP for its predicted class, an FN for its own).
+      ['correct', 'correct', run.tp],
+      ['wrong', 'wrong', run.fp],
+    ];
+  }
+  if (task === 'segment') {
+    return [['miou', 'mIoU', pct(m.mIoU)], ['dice', 'dice', pct(m.dice)], ['pixel-accuracy', 'pixelAccuracy', pct(m.pixelAccuracy)], ...prf.slice(0, 2), ...counts];
+  }
+  if (task === 'ocr') return [['char-acc', 'charAcc', pct(m.charAcc)], ['line-acc', 'lineAcc', pct(m.lineAcc)], ['ned', 'ned', fixed3(m.ned)], ...detection];
+  return detection;
+}
 
 function Metric({ id, title, value }: { id: string; title: string; value: string | number }) {
   return (
@@ -21,8 +59,8 @@ function Metric({ id, title, value }: { id: string; title: string; value: string
   );
 }
 
-/** The run's metrics: P, R, F1, mAP50 and the TP/FP/FN totals when the images had ground truth; speed always. */
-export function TestMetrics({ run, onUseConf }: Props) {
+/** The run's metrics: the task's figures (groundTruthMetrics) when the images had ground truth; speed always. */
+export function TestMetrics({ run, task, onUseConf }: Props) {
   const { t } = useTranslation('testing');
   const m = runMetrics(run.summary);
   const gt = hasGroundTruth(m);
@@ -32,20 +70,10 @@ export function TestMetrics({ run, onUseConf }: Props) {
       <Row gutter={[16, 16]}>
         <Metric id="images" title={t('metrics.images')} value={run.imageCount} />
         {m.detections !== null && <Metric id="detections" title={t('metrics.detections')} value={m.detections} />}
+        {m.instances !== null && <Metric id="instances" title={t('metrics.instances')} value={m.instances} />}
         {m.inferenceMs !== null && <Metric id="inference" title={t('metrics.inferenceMs')} value={m.inferenceMs.toFixed(1)} />}
         {m.fps !== null && <Metric id="fps" title={t('metrics.fps')} value={m.fps.toFixed(1)} />}
-        {gt && (
-          <>
-            <Metric id="precision" title={t('metrics.precision')} value={pct(m.precision)} />
-            <Metric id="recall" title={t('metrics.recall')} value={pct(m.recall)} />
-            <Metric id="f1" title={t('metrics.f1')} value={pct(m.f1)} />
-            <Metric id="map50" title={t('metrics.mAP50')} value={pct(m.mAP50)} />
-            <Metric id="map50-95" title={t('metrics.mAP50_95')} value={pct(m.mAP50_95)} />
-            <Metric id="tp" title={t('metrics.tp')} value={run.tp} />
-            <Metric id="fp" title={t('metrics.fp')} value={run.fp} />
-            <Metric id="fn" title={t('metrics.fn')} value={run.fn} />
-          </>
-        )}
+        {gt && groundTruthMetrics(task, m, run).map(([id, key, value]) => <Metric key={id} id={id} title={t(`metrics.${key}`)} value={value} />)}
       </Row>
       {!gt && <Alert type="info" showIcon style={{ marginTop: 12 }} title={t('metrics.noGroundTruth')} data-testid="test-no-gt" />}
       {gt && suggested !== null && Math.abs(suggested - run.settings.conf) >= 0.01 && (

@@ -1,8 +1,11 @@
+import type { Task } from '@/pages/training/shared/tasks';
+
 /**
  * Per-class figures of a run's engine summary, for the test analysis chart. The engine (metrics.py) sends
- * `per_class` {name: {AP50, AP50_95, instances}} in class order and `confusion_matrix` (nc+1)², rows the
- * predicted class, columns the true class, the last row and column background. From the matrix: TP on the
- * diagonal, FP the rest of the row (wrong class or background), FN the rest of the column.
+ * `per_class` in class order and, for detection and classification, `confusion_matrix`, rows the predicted
+ * class, columns the true class. Detection's is (nc+1)², the last row and column background; classification's
+ * nc² (every image has a class). From the matrix: TP on the diagonal, FP the rest of the row (wrong class or
+ * background), FN the rest of the column. Segmentation sends per-class IoU and Dice instead, and no matrix.
  */
 export interface ClassStat {
   name: string;
@@ -13,6 +16,10 @@ export interface ClassStat {
   precision: number | null;
   recall: number | null;
   ap50: number | null;
+  /** Segmentation: the class's pixel IoU and Dice. */
+  iou: number | null;
+  dice: number | null;
+  /** Objects (detection), images (classification) or pixels (segmentation) of the class in the ground truth. */
   instances: number;
 }
 
@@ -26,24 +33,41 @@ function matrixOf(value: unknown, size: number): number[][] | null {
   return rows.every((r) => r !== null) ? (rows as number[][]) : null;
 }
 
-export function classStats(summary: Summary): ClassStat[] {
+function perClassOf(summary: Summary): [string, Record<string, unknown> | undefined][] {
   const perClass = summary?.per_class;
   if (!perClass || typeof perClass !== 'object' || Array.isArray(perClass)) return [];
-  const entries = Object.entries(perClass as Record<string, Record<string, unknown> | undefined>);
-  const matrix = matrixOf(summary?.confusion_matrix, entries.length + 1);
+  return Object.entries(perClass as Record<string, Record<string, unknown> | undefined>);
+}
+
+/** The run's confusion matrix with its class names, when it fits the classes; detection's includes background. */
+export function confusionOf(summary: Summary, task: Task = 'detect'): { matrix: number[][]; names: string[]; background: boolean } | null {
+  if (task === 'segment') return null;
+  const names = perClassOf(summary).map(([name]) => name);
+  const background = task !== 'classify';
+  const matrix = matrixOf(summary?.confusion_matrix, names.length + (background ? 1 : 0));
+  return matrix && names.length > 0 ? { matrix, names, background } : null;
+}
+
+export function classStats(summary: Summary, task: Task = 'detect'): ClassStat[] {
+  const entries = perClassOf(summary);
+  const matrix = confusionOf(summary, task)?.matrix ?? null;
   return entries.map(([name, v], c) => {
     const tp = matrix ? matrix[c]![c]! : 0;
     const fp = matrix ? matrix[c]!.reduce((s, x) => s + x, 0) - tp : 0;
     const fn = matrix ? matrix.reduce((s, row) => s + row[c]!, 0) - tp : 0;
+    // Classification and segmentation send each class's precision and recall; detection's come from the matrix.
+    const own = task === 'classify' || task === 'segment';
     return {
       name,
       tp,
       fp,
       fn,
-      precision: matrix && tp + fp > 0 ? tp / (tp + fp) : null,
-      recall: matrix && tp + fn > 0 ? tp / (tp + fn) : null,
+      precision: own ? num(v?.precision) : matrix && tp + fp > 0 ? tp / (tp + fp) : null,
+      recall: own ? num(v?.recall) : matrix && tp + fn > 0 ? tp / (tp + fn) : null,
       ap50: num(v?.AP50),
-      instances: num(v?.instances) ?? 0,
+      iou: num(v?.IoU),
+      dice: num(v?.dice),
+      instances: num(v?.[task === 'classify' ? 'images' : task === 'segment' ? 'pixels' : 'instances']) ?? 0,
     };
   });
 }
@@ -55,6 +79,18 @@ export interface RunMetrics {
   f1: number | null;
   mAP50: number | null;
   mAP50_95: number | null;
+  /** Classification. */
+  top1: number | null;
+  top5: number | null;
+  /** Segmentation. */
+  mIoU: number | null;
+  dice: number | null;
+  pixelAccuracy: number | null;
+  instances: number | null;
+  /** OCR. */
+  charAcc: number | null;
+  lineAcc: number | null;
+  ned: number | null;
   inferenceMs: number | null;
   fps: number | null;
   detections: number | null;
@@ -69,6 +105,15 @@ export function runMetrics(summary: Summary): RunMetrics {
     f1: num(s.f1),
     mAP50: num(s.mAP50),
     mAP50_95: num(s.mAP50_95),
+    top1: num(s.top1),
+    top5: num(s.top5),
+    mIoU: num(s.mIoU),
+    dice: num(s.dice),
+    pixelAccuracy: num(s.pixel_accuracy),
+    instances: num(s.instances),
+    charAcc: num(s.char_acc),
+    lineAcc: num(s.line_acc),
+    ned: num(s.ned),
     inferenceMs: num(s.inference_ms),
     fps: num(s.fps),
     detections: num(s.detections),
@@ -76,4 +121,4 @@ export function runMetrics(summary: Summary): RunMetrics {
   };
 }
 
-export const hasGroundTruth = (m: RunMetrics) => m.precision !== null || m.mAP50 !== null;
+export const hasGroundTruth = (m: RunMetrics) => m.precision !== null || m.mAP50 !== null || m.top1 !== null || m.mIoU !== null || m.charAcc !== null;

@@ -1,6 +1,7 @@
 import { screenPoint, type ImagePoint, type ScreenPoint } from '@loupe/annotator';
 import type { Geometry, TestImageData } from '@loupe/contracts';
 import { appendGeometry, type PathSink } from '@/pages/mark/canvas/geometryPath';
+import type { Task } from '@/pages/training/shared/tasks';
 
 /**
  * Geometry of the result overlay: where an image drawn "contain" in a box lands, the outline of each predicted
@@ -118,15 +119,30 @@ export function tagRect(bounds: Bounds, text: string, fontSize: number, fit: Fit
  */
 export type ShapeRole = 'tp' | 'fp' | 'pred' | 'gt' | 'fn';
 
+/**
+ * How a task's results draw: boxes (detection: dashed outlines), masks (segmentation: predictions as filled,
+ * semi-transparent regions, ground truth as outlines) or text (OCR: boxes tagged with the recognised text, the
+ * ground truth with the true text, a recognised text that differs from the truth it overlaps marked wrong).
+ */
+export type OverlayStyle = 'boxes' | 'masks' | 'text';
+
+export const overlayStyleOf = (task: Task): OverlayStyle => (task === 'segment' ? 'masks' : task === 'ocr' ? 'text' : 'boxes');
+
 export interface OverlayShape {
   key: string;
   role: ShapeRole;
   labelId: number;
   color: string;
   d: string;
-  /** Predictions are dashed (as on /mark), ground truth solid. */
+  /** Predictions are dashed (as on /mark), ground truth solid; masks are filled instead. */
   dashed: boolean;
+  /** A predicted mask: drawn filled in its label's colour, semi-transparent. */
+  filled: boolean;
   confidence?: number;
+  /** OCR: the recognised (prediction) or true (ground truth) text. */
+  text?: string;
+  /** OCR: a found text box whose recognised text is not the true text of the box it overlaps most. */
+  textWrong?: boolean;
   tag?: { text: string; rect: Bounds };
 }
 
@@ -141,34 +157,96 @@ export const UNKNOWN_LABEL_COLOR = '#8c8c8c';
 export interface OverlayOptions {
   /** Tag font size in box units; 0 draws no tags. */
   fontSize: number;
-  /** Tag the ground truth too (the large viewer does; thumbnails only tag predictions and misses). */
+  /** Tag the ground truth too (the large viewer does; thumbnails only tag predictions and misses, OCR always). */
   tagGroundTruth?: boolean;
+  style?: OverlayStyle;
+}
+
+/** The text a shape carries (OCR labels and predictions: geometry `text`). */
+export function textOf(geometry: unknown): string | undefined {
+  const text = (geometry as { text?: unknown } | null)?.text;
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** Overlap of two rectangles over their union, 0 to 1. */
+export function boundsIou(a: Bounds, b: Bounds): number {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / (a.w * a.h + b.w * b.h - inter);
+}
+
+/** Below this overlap a recognised text is not compared with a true one: they are different boxes. */
+export const TEXT_MATCH_IOU = 0.3;
+
+/**
+ * Whether each found text box read its text wrong: compared with the true text of the ground-truth box of its
+ * label that it overlaps most (at least TEXT_MATCH_IOU of their outlines' bounds); null when there is nothing to
+ * compare (no text, no true text nearby). Whitespace at the ends does not count.
+ */
+export function textVerdicts(predictions: { labelId: number; bounds: Bounds; text?: string }[], truths: { labelId: number; bounds: Bounds; text?: string }[]): (boolean | null)[] {
+  return predictions.map((p) => {
+    let best: { iou: number; text?: string } | null = null;
+    for (const g of truths) {
+      if (g.labelId !== p.labelId || g.text === undefined) continue;
+      const iou = boundsIou(p.bounds, g.bounds);
+      if (iou >= TEXT_MATCH_IOU && (!best || iou > best.iou)) best = { iou, text: g.text };
+    }
+    if (!best || p.text === undefined) return null;
+    return p.text.trim() !== best.text!.trim();
+  });
 }
 
 /** Every drawable shape of an image's result, ground truth first so predictions draw on top. */
 export function overlayShapes(image: Pick<TestImageData, 'predictions' | 'groundTruth' | 'fp'>, labels: ReadonlyMap<number, LabelLook>, fit: Fit, options: OverlayOptions): OverlayShape[] {
+  const style = options.style ?? 'boxes';
   const look = (id: number): LabelLook => labels.get(id) ?? { name: `#${id}`, color: UNKNOWN_LABEL_COLOR };
-  const shapes: OverlayShape[] = [];
-  const add = (key: string, role: ShapeRole, box: TestImageData['predictions'][number], text: string | null) => {
+  const drawn = (box: TestImageData['predictions'][number]) => {
     const g = asGeometry(box.geometry);
-    if (!g) return;
-    const { d, bounds } = outline(g, fit);
-    const shape: OverlayShape = { key, role, labelId: box.labelId, color: look(box.labelId).color, d, dashed: role === 'tp' || role === 'fp' || role === 'pred' };
-    if (box.confidence !== undefined) shape.confidence = box.confidence;
-    const side = role === 'gt' || role === 'fn' ? 'below' : 'above';
-    if (text && options.fontSize > 0) shape.tag = { text, rect: tagRect(bounds, text, options.fontSize, fit, side) };
+    return g ? { box, text: textOf(g), ...outline(g, fit) } : null;
+  };
+  const truths = image.groundTruth.map(drawn);
+  const predictions = image.predictions.map(drawn);
+  const wrong =
+    style === 'text'
+      ? textVerdicts(
+          predictions.map((p) => (p && p.box.matched ? { labelId: p.box.labelId, bounds: p.bounds, text: p.text } : { labelId: -1, bounds: { x: 0, y: 0, w: 0, h: 0 } })),
+          truths.flatMap((g) => (g ? [{ labelId: g.box.labelId, bounds: g.bounds, text: g.text }] : [])),
+        )
+      : [];
+
+  const shapes: OverlayShape[] = [];
+  const add = (key: string, role: ShapeRole, d: NonNullable<ReturnType<typeof drawn>>, tagText: string | null, textWrong?: boolean) => {
+    const prediction = role === 'tp' || role === 'fp' || role === 'pred';
+    const filled = prediction && style === 'masks';
+    const shape: OverlayShape = { key, role, labelId: d.box.labelId, color: look(d.box.labelId).color, d: d.d, dashed: prediction && !filled, filled };
+    if (d.box.confidence !== undefined) shape.confidence = d.box.confidence;
+    if (style === 'text' && d.text !== undefined) shape.text = d.text;
+    if (textWrong !== undefined) shape.textWrong = textWrong;
+    const side = prediction ? 'above' : 'below';
+    if (tagText && options.fontSize > 0) shape.tag = { text: tagText, rect: tagRect(d.bounds, tagText, options.fontSize, fit, side) };
     shapes.push(shape);
   };
-  image.groundTruth.forEach((b, i) => {
-    const role: ShapeRole = b.matched ? 'gt' : 'fn';
-    const text = role === 'fn' ? `FN ${look(b.labelId).name}` : options.tagGroundTruth ? look(b.labelId).name : null;
-    add(`g${i}`, role, b, text);
+  truths.forEach((g, i) => {
+    if (!g) return;
+    const role: ShapeRole = g.box.matched ? 'gt' : 'fn';
+    const name = look(g.box.labelId).name;
+    // OCR: the true text is what the found text is read against, so it is always shown.
+    const own = style === 'text' && g.text ? g.text : name;
+    const text = role === 'fn' ? `FN ${own}` : options.tagGroundTruth || (style === 'text' && g.text) ? own : null;
+    add(`g${i}`, role, g, text);
   });
   const judged = image.groundTruth.length > 0 || image.fp > 0;
-  image.predictions.forEach((b, i) => {
-    const role: ShapeRole = b.matched ? 'tp' : judged ? 'fp' : 'pred';
-    const confidence = b.confidence === undefined ? '' : ` ${b.confidence.toFixed(2)}`;
-    add(`p${i}`, role, b, `${role === 'fp' ? 'FP ' : ''}${look(b.labelId).name}${confidence}`);
+  predictions.forEach((p, i) => {
+    if (!p) return;
+    const role: ShapeRole = p.box.matched ? 'tp' : judged ? 'fp' : 'pred';
+    const confidence = p.box.confidence === undefined ? '' : ` ${p.box.confidence.toFixed(2)}`;
+    const fp = role === 'fp' ? 'FP ' : '';
+    if (style === 'text' && p.text !== undefined) {
+      const textWrong = wrong[i] ?? undefined;
+      add(`p${i}`, role, p, `${fp}${textWrong ? '✗ ' : ''}${p.text || '∅'}`, textWrong);
+    } else add(`p${i}`, role, p, `${fp}${look(p.box.labelId).name}${confidence}`);
   });
   return shapes;
 }

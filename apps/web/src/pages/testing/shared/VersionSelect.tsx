@@ -2,6 +2,7 @@ import { Select, Tag } from 'antd';
 import type { TrainingData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { versionTag } from '@/layout/sidebar/rules';
+import { taskOf } from '@/pages/training/shared/tasks';
 
 interface Props {
   versions: readonly TrainingData[];
@@ -11,16 +12,20 @@ interface Props {
   'data-testid'?: string;
 }
 
-/** "finetuned_v3 · mAP50 92.1 % · rotated": enough to tell versions apart (SPEC §2 version tag). */
-export function versionLabel(t: TrainingData): string {
+/**
+ * "finetuned_v3 · mAP50 92.1 %": enough to tell versions apart (SPEC §2 version tag); the accuracy is named by
+ * the task's headline metric (`metric`: its name in the user's language).
+ */
+export function versionLabel(t: TrainingData, metric: (task: string) => string = () => 'mAP50'): string {
   const name = versionTag(t.version) ?? t.version;
-  const accuracy = t.accuracy === null ? '' : ` · mAP50 ${(t.accuracy * 100).toFixed(1)} %`;
+  const accuracy = t.accuracy === null ? '' : ` · ${metric(taskOf(t.task))} ${(t.accuracy * 100).toFixed(1)} %`;
   return `${name}${accuracy}`;
 }
 
 /** The succeeded trainings to test or export; a form item controls it. */
 export function VersionSelect({ versions, value, onChange, loading, ...rest }: Props) {
-  const { t } = useTranslation('testing');
+  const { t } = useTranslation(['testing', 'training']);
+  const metric = (task: string) => t(`training:headline.${task}`);
   return (
     <Select<number>
       value={value}
@@ -33,7 +38,7 @@ export function VersionSelect({ versions, value, onChange, loading, ...rest }: P
         value: v.id,
         label: (
           <span data-testid={`version-option-${v.id}`}>
-            {versionLabel(v)} {v.rotated && <Tag>{t('version.rotated')}</Tag>}
+            {versionLabel(v, metric)} {v.rotated && <Tag>{t('version.rotated')}</Tag>}
           </span>
         ),
       }))}

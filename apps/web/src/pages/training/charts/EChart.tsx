@@ -10,13 +10,15 @@ interface Props {
   height?: number;
   /** Shown instead of the chart when there is nothing to draw. */
   emptyText?: string;
+  /** Keys of the series drawn: `data-series` (space-separated) for the browser tests. */
+  series?: readonly string[];
 }
 
 /**
  * One ECharts instance in a div. The instance lives as long as the div; a new option replaces the old one
  * whole (notMerge), so a series that disappears is not left behind. Resizes with its container.
  */
-export function EChart({ option, points, testId, height = 280, emptyText }: Props) {
+export function EChart({ option, points, testId, height = 280, emptyText, series }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const empty = points === 0 && emptyText !== undefined;
@@ -54,5 +56,5 @@ export function EChart({ option, points, testId, height = 280, emptyText }: Prop
       </div>
     );
   }
-  return <div ref={ref} data-testid={testId} data-points={points} style={{ width: '100%', height }} />;
+  return <div ref={ref} data-testid={testId} data-points={points} data-series={series?.join(' ')} style={{ width: '100%', height }} />;
 }

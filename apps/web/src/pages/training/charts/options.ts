@@ -1,10 +1,6 @@
 import type { TrainingEpochData } from '@loupe/contracts';
 import type { ChartOption } from './echarts';
 
-/** Engine epoch metrics drawn as the loss curves and the accuracy curves (engine trainer/base.py, validate.py). */
-export const LOSS_KEYS = ['loss', 'loss_box', 'loss_cls', 'loss_dfl', 'val_loss'] as const;
-export const METRIC_KEYS = ['mAP50', 'mAP50_95', 'precision', 'recall'] as const;
-
 export interface Series {
   key: string;
   data: [number, number][];
@@ -43,7 +39,7 @@ export function curveOption(series: Series[], label: (key: string) => string, ep
   };
 }
 
-/** Accuracy (mAP50, in %) per version, oldest first. */
+/** Accuracy (the task's headline metric, in %) per version, oldest first. */
 export function trendOption(points: { version: string; accuracy: number }[], name: string): ChartOption {
   return {
     ...base([name]),
@@ -64,19 +60,37 @@ export function prCurveOption(recall: number[], precision: number[], names: { re
   };
 }
 
-export function classApOption(classes: { name: string; ap50: number; ap50_95: number }[], names: { ap50: string; ap50_95: string }): ChartOption {
+/** Bars of 0–1 figures per class, one series per figure (AP50 and AP50-95; precision and recall; IoU and Dice). */
+export function classBarsOption(classes: { name: string; values: Record<string, number | null> }[], series: { key: string; name: string }[]): ChartOption {
   return {
-    ...base([names.ap50, names.ap50_95]),
+    ...base(series.map((s) => s.name)),
     xAxis: { type: 'category', data: classes.map((c) => c.name), axisLabel: { interval: 0, rotate: classes.length > 8 ? 40 : 0 } },
     yAxis: { type: 'value', min: 0, max: 1 },
-    series: [
-      { type: 'bar', name: names.ap50, data: classes.map((c) => Number(c.ap50.toFixed(4))) },
-      { type: 'bar', name: names.ap50_95, data: classes.map((c) => Number(c.ap50_95.toFixed(4))) },
-    ],
+    series: series.map((s) => ({
+      type: 'bar' as const,
+      name: s.name,
+      data: classes.map((c) => {
+        const v = c.values[s.key];
+        return typeof v === 'number' ? Number(v.toFixed(4)) : null;
+      }),
+    })),
   };
 }
 
-/** Rows are predicted classes, columns true classes (engine metrics.py); the last of each is background. */
+export function classApOption(classes: { name: string; ap50: number; ap50_95: number }[], names: { ap50: string; ap50_95: string }): ChartOption {
+  return classBarsOption(
+    classes.map((c) => ({ name: c.name, values: { ap50: c.ap50, ap50_95: c.ap50_95 } })),
+    [
+      { key: 'ap50', name: names.ap50 },
+      { key: 'ap50_95', name: names.ap50_95 },
+    ],
+  );
+}
+
+/**
+ * Rows are predicted classes, columns true classes (engine metrics.py); detection's last row and column are
+ * background (the caller names it in `labels`), classification has none.
+ */
 export function confusionOption(matrix: number[][], labels: string[], names: { predicted: string; actual: string }): ChartOption {
   const data: [number, number, number][] = [];
   let max = 0;

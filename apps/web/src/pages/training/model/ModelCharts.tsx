@@ -3,25 +3,45 @@ import { Card, Col, Row, Typography } from 'antd';
 import type { TrainingDetailData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { EChart } from '../charts/EChart';
-import { classApOption, confusionOption, prCurveOption } from '../charts/options';
-import { evaluationOf } from './evaluation';
+import { classApOption, classBarsOption, confusionOption, prCurveOption } from '../charts/options';
+import { taskOf } from '../shared/tasks';
+import { classAps, evaluationOf, type Evaluation } from './evaluation';
 
-/** PR curve, per-class AP and confusion matrix of the chosen version's best weights. */
-export function ModelCharts({ detail }: { detail: TrainingDetailData }) {
+type T = (key: string, options?: Record<string, unknown>) => string;
+
+function FromEpoch({ evaluation, detail }: { evaluation: Evaluation; detail: TrainingDetailData }) {
   const { t } = useTranslation('training');
-  const evaluation = useMemo(() => evaluationOf(detail), [detail]);
-  const missing = t('model.notAvailable');
+  if (evaluation.perClassSource !== 'bestEpoch') return null;
+  return (
+    <Typography.Text type="secondary" data-testid="model-class-ap-source">
+      {t('model.classApFromEpoch', { epoch: detail.summary?.best_epoch ?? '' })}
+    </Typography.Text>
+  );
+}
 
+/** Rows predicted, columns true; detection's background after the classes, classification's matrix has none. */
+function Confusion({ evaluation, t }: { evaluation: Evaluation; t: T }) {
+  const c = evaluation.confusion;
+  const option = useMemo(
+    () => confusionOption(c?.matrix ?? [], c ? [...c.names, ...(c.background ? [t('model.background')] : [])] : [], { predicted: t('model.predicted'), actual: t('model.actual') }),
+    [c, t],
+  );
+  return (
+    <Card size="small" title={t('model.confusion')}>
+      <EChart option={option} points={c?.matrix.length ?? 0} testId="model-confusion" height={Math.max(320, (c?.matrix.length ?? 0) * 36 + 100)} emptyText={t('model.notAvailable')} />
+    </Card>
+  );
+}
+
+/** Detection (and OCR's text detector): PR curve, AP per class, confusion matrix with background. */
+function DetectionCharts({ evaluation, detail, t }: { evaluation: Evaluation; detail: TrainingDetailData; t: T }) {
+  const missing = t('model.notAvailable');
   const pr = useMemo(
     () => prCurveOption(evaluation.prCurve?.recall ?? [], evaluation.prCurve?.precision ?? [], { recall: t('metrics.recall'), precision: t('metrics.precision') }),
     [evaluation, t],
   );
-  const ap = useMemo(() => classApOption(evaluation.perClass, { ap50: t('model.ap50'), ap50_95: t('model.ap50_95') }), [evaluation, t]);
-  const confusion = useMemo(() => {
-    const c = evaluation.confusion;
-    return confusionOption(c?.matrix ?? [], c ? [...c.names, t('model.background')] : [], { predicted: t('model.predicted'), actual: t('model.actual') });
-  }, [evaluation, t]);
-
+  const aps = useMemo(() => classAps(evaluation.perClass), [evaluation]);
+  const ap = useMemo(() => classApOption(aps, { ap50: t('model.ap50'), ap50_95: t('model.ap50_95') }), [aps, t]);
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={12}>
@@ -31,25 +51,49 @@ export function ModelCharts({ detail }: { detail: TrainingDetailData }) {
       </Col>
       <Col xs={24} lg={12}>
         <Card size="small" title={t('model.classAp')}>
-          <EChart option={ap} points={evaluation.perClass.length} testId="model-class-ap" emptyText={missing} />
-          {evaluation.perClassSource === 'bestEpoch' && (
-            <Typography.Text type="secondary" data-testid="model-class-ap-source">
-              {t('model.classApFromEpoch', { epoch: detail.summary?.best_epoch ?? '' })}
-            </Typography.Text>
-          )}
+          <EChart option={ap} points={aps.length} testId="model-class-ap" emptyText={missing} />
+          <FromEpoch evaluation={evaluation} detail={detail} />
         </Card>
       </Col>
       <Col xs={24}>
-        <Card size="small" title={t('model.confusion')}>
-          <EChart
-            option={confusion}
-            points={evaluation.confusion?.matrix.length ?? 0}
-            testId="model-confusion"
-            height={Math.max(320, (evaluation.confusion?.matrix.length ?? 0) * 36 + 100)}
-            emptyText={missing}
-          />
-        </Card>
+        <Confusion evaluation={evaluation} t={t} />
       </Col>
     </Row>
   );
+}
+
+const CLASS_SERIES = { classify: ['precision', 'recall'], segment: ['iou', 'dice'] } as const;
+
+/**
+ * Per-class bars of a classifier (precision and recall) or a segmenter (IoU and Dice), and the classifier's
+ * confusion matrix; a segmenter has none (its errors are pixels, not images).
+ */
+function ClassCharts({ evaluation, detail, t, kind }: { evaluation: Evaluation; detail: TrainingDetailData; t: T; kind: 'classify' | 'segment' }) {
+  const series = CLASS_SERIES[kind];
+  const option = useMemo(() => classBarsOption(evaluation.perClass, series.map((key) => ({ key, name: t(`model.classSeries.${key}`) }))), [evaluation, t, series]);
+  const testId = kind === 'classify' ? 'model-class-pr' : 'model-class-iou';
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} lg={kind === 'classify' ? 12 : 24}>
+        <Card size="small" title={t(kind === 'classify' ? 'model.classPr' : 'model.classIou')}>
+          <EChart option={option} points={evaluation.perClass.length} testId={testId} series={series} emptyText={t('model.notAvailable')} />
+          <FromEpoch evaluation={evaluation} detail={detail} />
+        </Card>
+      </Col>
+      {kind === 'classify' && (
+        <Col xs={24} lg={12}>
+          <Confusion evaluation={evaluation} t={t} />
+        </Col>
+      )}
+    </Row>
+  );
+}
+
+/** The chosen version's evaluation charts, as its task measures it. */
+export function ModelCharts({ detail }: { detail: TrainingDetailData }) {
+  const { t } = useTranslation('training');
+  const task = taskOf(detail.task);
+  const evaluation = useMemo(() => evaluationOf(detail, task), [detail, task]);
+  if (task === 'classify' || task === 'segment') return <ClassCharts evaluation={evaluation} detail={detail} t={t} kind={task} />;
+  return <DetectionCharts evaluation={evaluation} detail={detail} t={t} />;
 }

@@ -2,6 +2,7 @@ import { Descriptions, Typography } from 'antd';
 import type { TrainingDetailData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { DASH, duration, fixed, percent } from '../shared/format';
+import { OPTIONAL_FIELDS, TASK_FIELDS, taskOf } from '../shared/tasks';
 
 type Summary = Record<string, unknown>;
 const num = (s: Summary | null, key: string): number | null => {
@@ -9,10 +10,19 @@ const num = (s: Summary | null, key: string): number | null => {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 };
 
-/** The SPEC §3 model info fields: [test id suffix, raw value, shown text]. */
-export function modelInfoFields(d: TrainingDetailData, t: (key: string, options?: Record<string, unknown>) => string) {
+type Field = readonly [id: string, raw: number | null, text: string];
+
+/**
+ * The SPEC §3 model info fields: [test id suffix, raw value, shown text]. After precision, recall and F1 come the
+ * task's own figures (detection mAP50 and mAP50-95; classification top-1 and top-5; segmentation mIoU, Dice and
+ * pixel accuracy; OCR character and line accuracy, normalised edit distance, then the text detector's mAP).
+ */
+export function modelInfoFields(d: TrainingDetailData, t: (key: string, options?: Record<string, unknown>) => string): Field[] {
   const s = d.summary;
   const gpu = num(s, 'gpu_memory_mb');
+  const own = TASK_FIELDS[taskOf(d.task)]
+    .filter((f) => !OPTIONAL_FIELDS.includes(f.id) || num(s, f.key) !== null)
+    .map((f): Field => [f.id, num(s, f.key), f.format === 'percent' ? percent(num(s, f.key)) : fixed(num(s, f.key), 3)]);
   return [
     ['dataset', d.labeledImages, t('model.datasetValue', { labeled: d.labeledImages, total: d.totalImages, labels: d.labelKinds })],
     ['totalEpochs', num(s, 'total_epochs'), fixed(num(s, 'total_epochs'), 0)],
@@ -21,15 +31,14 @@ export function modelInfoFields(d: TrainingDetailData, t: (key: string, options?
     ['precision', num(s, 'precision'), percent(num(s, 'precision'))],
     ['recall', num(s, 'recall'), percent(num(s, 'recall'))],
     ['f1', num(s, 'f1'), percent(num(s, 'f1'))],
-    ['mAP50', num(s, 'mAP50'), percent(num(s, 'mAP50'))],
-    ['mAP50_95', num(s, 'mAP50_95'), percent(num(s, 'mAP50_95'))],
+    ...own,
     ['bestValLoss', num(s, 'best_val_loss'), fixed(num(s, 'best_val_loss'), 4)],
     ['inferenceMs', num(s, 'inference_ms'), fixed(num(s, 'inference_ms'), 1, 'ms')],
     ['fps', num(s, 'fps'), fixed(num(s, 'fps'), 1)],
     // Null on CPU: the engine measures GPU memory only on CUDA.
     ['gpuMemory', gpu, gpu === null ? DASH : fixed(gpu, 0, 'MB')],
     ['modelSize', num(s, 'model_size_mb'), fixed(num(s, 'model_size_mb'), 1, 'MB')],
-  ] as const;
+  ];
 }
 
 export function ModelInfo({ detail }: { detail: TrainingDetailData }) {

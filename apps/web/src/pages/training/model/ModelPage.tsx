@@ -8,6 +8,7 @@ import { useProject, versionOf, type ProjectData } from '@/stores/project';
 import { LoadError, Loading, NoProject } from '../shared/PageStates';
 import { percent } from '../shared/format';
 import { useTrainingDetail, useTrainings } from '../trainingApi';
+import { taskOf } from '../shared/tasks';
 import { newestFirst } from '../train/accuracy';
 import { ModelCharts } from './ModelCharts';
 import { ModelInfo } from './ModelInfo';
@@ -59,7 +60,7 @@ function ModelWorkspace({ project }: { project: ProjectData }) {
             onChange={(version: string) => setVersion(project.code, version)}
             options={succeeded.map((tr) => ({
               value: tr.version,
-              label: `${tr.version} · ${t('versions.accuracy')} ${percent(tr.accuracy)}`,
+              label: `${tr.version} · ${t(`headline.${taskOf(tr.task)}`)} ${percent(tr.accuracy)}`,
             }))}
           />
           <Typography.Text type="secondary">{t('model.versionHint')}</Typography.Text>

@@ -53,7 +53,7 @@ describe('accuracy rules (SPEC §5, §9)', () => {
 describe('evaluation for /model', () => {
   it('reads the evaluation, then the summary, then the best epoch', () => {
     const t = training({ summary: { best_epoch: 2 } });
-    expect(evaluationOf(detail(t)).perClass.map((c) => [c.name, c.ap50])).toEqual([
+    expect(evaluationOf(detail(t)).perClass.map((c) => [c.name, c.values.ap50])).toEqual([
       ['scratch', 0.4],
       ['dent', 0.3],
     ]);

@@ -7,6 +7,7 @@ import { DASH, duration } from '../shared/format';
 import { usePatchListedTraining, useStopTraining, useTrainingDetail } from '../trainingApi';
 import { isTerminal, type LiveTraining } from './liveTraining';
 import { TrainingCurves } from './TrainingCurves';
+import { taskOf } from '../shared/tasks';
 import { useTrainingStream, type StreamState } from './useTrainingStream';
 
 const POLL_MS = 5000;
@@ -119,7 +120,7 @@ export function ActiveTraining({ modelId, training, onEnd }: { modelId: string; 
         <StreamNote stream={stream} failure={failure?.message ?? null} />
       </Space>
       <Progress percent={percent} status="active" data-testid="train-progress-bar" />
-      <TrainingCurves history={view.history} />
+      <TrainingCurves history={view.history} task={taskOf(training.task)} />
     </Card>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from '@/i18n';
 import { LoadError, Loading } from '../shared/PageStates';
 import { useTrainingDetail } from '../trainingApi';
 import { TrainingCurves } from './TrainingCurves';
+import { taskOf } from '../shared/tasks';
 
 /** The curves of a finished training, from its stored epoch history. */
 export function HistoryCurves({ modelId, training }: { modelId: string; training: TrainingData }) {
@@ -16,7 +17,7 @@ export function HistoryCurves({ modelId, training }: { modelId: string; training
       ) : detail.isError ? (
         <LoadError error={detail.error} onRetry={() => void detail.refetch()} testId="train-history-error" />
       ) : (
-        <TrainingCurves history={detail.data.history} />
+        <TrainingCurves history={detail.data.history} task={taskOf(training.task)} />
       )}
     </Card>
   );

@@ -3,6 +3,7 @@ import { Button, Empty, Table, Tag, Tooltip, type TableColumnsType } from 'antd'
 import { Limits, type TrainingData, type TrainingStatus } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { DASH, dateTime, duration, percent } from '../shared/format';
+import { HEADLINE, taskOf } from '../shared/tasks';
 import { accuracyReason } from './accuracy';
 
 const STATUS_COLORS: Partial<Record<TrainingStatus, string>> = {
@@ -28,7 +29,7 @@ function Accuracy({ training }: { training: TrainingData }) {
   const reason = accuracyReason(training);
   if (!reason) {
     return (
-      <span data-testid={`train-accuracy-${training.id}`} data-value={training.accuracy ?? ''}>
+      <span data-testid={`train-accuracy-${training.id}`} data-value={training.accuracy ?? ''} data-metric={HEADLINE[taskOf(training.task)]}>
         {percent(training.accuracy)}
       </span>
     );
@@ -45,6 +46,8 @@ function Accuracy({ training }: { training: TrainingData }) {
 /** The SPEC §3 training records, newest first; a row click shows that training's curves. */
 export function VersionTable({ trainings, selectedId, onSelect, onResume, resumingId, busy }: Props) {
   const { t } = useTranslation(['training', 'models']);
+  // The model's trainings share a type; the newest says which headline metric the accuracy is.
+  const task = taskOf(trainings[0]?.task);
   const columns: TableColumnsType<TrainingData> = [
     { title: t('versions.serialNo'), dataIndex: 'serialNo', width: 72 },
     { title: t('versions.version'), dataIndex: 'version', render: (v: string) => <span data-testid="train-row-version">{v}</span> },
@@ -64,7 +67,7 @@ export function VersionTable({ trainings, selectedId, onSelect, onResume, resumi
         </Tooltip>
       ),
     },
-    { title: t('versions.accuracy'), key: 'accuracy', render: (_, row) => <Accuracy training={row} /> },
+    { title: t('versions.accuracyOf', { metric: t(`headline.${task}`) }), key: 'accuracy', render: (_, row) => <Accuracy training={row} /> },
     { title: t('versions.images'), key: 'images', render: (_, row) => `${row.labeledImages} / ${row.totalImages}` },
     { title: t('versions.labelKinds'), dataIndex: 'labelKinds' },
     { title: t('versions.start'), dataIndex: 'startedAt', render: (v: string) => dateTime(v) },

@@ -1,0 +1,32 @@
+import type { ClassResult } from '@loupe/contracts';
+import { UNKNOWN_LABEL_COLOR, type LabelLook } from './overlayGeometry';
+
+/**
+ * A classification run's per-image result as the cards and the viewer show it: the predicted class and its
+ * probability against the image's own class, and every class's probability, highest first.
+ */
+export type ClassVerdict = 'right' | 'wrong' | 'unknown';
+
+export function classVerdict(c: Pick<ClassResult, 'correct'> | null): ClassVerdict {
+  if (!c || c.correct === null) return 'unknown';
+  return c.correct ? 'right' : 'wrong';
+}
+
+export interface ClassScore extends LabelLook {
+  labelId: number;
+  score: number;
+}
+
+const lookOf = (labels: ReadonlyMap<number, LabelLook>, id: number): LabelLook => labels.get(id) ?? { name: `#${id}`, color: UNKNOWN_LABEL_COLOR };
+
+/** The `limit` most probable classes, highest first (ties by label id, so the order is stable). */
+export function topScores(c: Pick<ClassResult, 'scores'>, labels: ReadonlyMap<number, LabelLook>, limit = 5): ClassScore[] {
+  return Object.entries(c.scores)
+    .map(([id, score]) => ({ labelId: Number(id), score }))
+    .filter((s) => Number.isInteger(s.labelId) && Number.isFinite(s.score))
+    .sort((a, b) => b.score - a.score || a.labelId - b.labelId)
+    .slice(0, limit)
+    .map((s) => ({ ...s, ...lookOf(labels, s.labelId) }));
+}
+
+export { lookOf };
