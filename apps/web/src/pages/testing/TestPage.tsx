@@ -7,6 +7,7 @@ import { useTranslation } from '@/i18n';
 import { useNotify } from '@/pages/auth/shared/useNotify';
 import { useLabels } from '@/pages/gallery/galleryApi';
 import { taskOf } from '@/pages/training/shared/tasks';
+import { MeasurementSection } from '@/pages/measurement/MeasurementSection';
 import { useProject } from '@/stores/project';
 import { isActiveTest, useStartTest, useStopTest, useTestRun, useTestRuns } from './api/testApi';
 import { chosenImages } from './api/testSelection';
@@ -146,6 +147,8 @@ function TestWorkbench({ modelId, type }: { modelId: string; type: ModelType }) 
           <ResultsGallery key={selected.id} modelId={modelId} run={selected} labels={labelLooks} type={type} task={task} />
         </Card>
       )}
+      {/* MEASURE models: measurements, OK/NG and their settings (pages/measurement; nothing for other types). */}
+      <MeasurementSection modelId={modelId} type={type} run={selected} />
     </div>
   );
 }
