@@ -26,7 +26,7 @@ def build_parser():
         s.add_argument("--spec", help="job.json written by the platform's runner (see README)")
         s.add_argument("--workdir", help="folder that relative paths in --spec refer to, and outputs go to")
         if name == "train":
-            s.add_argument("--task", choices=("detect", "obb", "classify", "segment"))
+            s.add_argument("--task", choices=("detect", "obb", "classify", "segment", "ocr"))
             s.add_argument("--data", help="COCO JSON of the training images (or of all, with per-image split); "
                                           "classify also takes a folder of class folders")
             s.add_argument("--val", help="COCO JSON of the validation images")

@@ -7,11 +7,13 @@ import torch
 from loupe_engine import config
 from loupe_engine.events import log
 
-RUNNERS = {"classify": "loupe_engine.classify.run", "segment": "loupe_engine.segment.run"}
+RUNNERS = {"classify": "loupe_engine.classify.run", "segment": "loupe_engine.segment.run",
+           "ocr": "loupe_engine.ocr.run"}
 _LOSS = {"box", "obj", "dfl", "pose"}
 IGNORED = {
     "classify": {"crop", "rect", "mosaic", "copy_paste", "overlap_mask", "single_cls", "cls"} | _LOSS,
     "segment": {"rect", "mixup", "cls"} | _LOSS,
+    "ocr": {"overlap_mask", "pose"},  # the detector part trains as obb; the recognizer's settings: README, OCR
 }
 
 

@@ -1,0 +1,192 @@
+"""OCR trainer: the rotated-box detector's training (DetectTrainer, task obb: every training parameter as for
+obb) with the recognizer trained alongside, one recognizer epoch at the start of each detector epoch, on the
+same learning-rate schedule and time budget. best.pt holds the detector of its best epoch (0.1 mAP50 + 0.9
+mAP50-95) and the recognizer of its best epoch (character accuracy on the validation boxes)."""
+import copy
+import os
+import random
+import time
+
+import torch
+
+from loupe_engine.events import EngineError, check_cancel, log
+from loupe_engine.ocr import val as V
+from loupe_engine.ocr.crop import REC_HEIGHT, rec_width_for
+from loupe_engine.ocr.data import RecTrainSet, background_patches, collate, cut_context, load_texts, read_rgb
+from loupe_engine.ocr.model import Recognizer
+from loupe_engine.ocr.text import build_charset
+from loupe_engine.trainer.detect import DetectTrainer
+from loupe_engine import __version__
+
+REC_BATCH = 32
+REC_LR = 0.001  # AdamW; optimizer auto
+
+
+class OcrTrainer(DetectTrainer):
+    def __init__(self, cfg, data, val, images, out_dir, **kw):
+        super().__init__(cfg, "obb", data, val, images, out_dir, **kw)
+        self.train_size = cfg.crop or cfg.imgsz
+        self._det_best, self._rec_best = -1.0, -1.0
+        self._det_improved = self._rec_improved = False
+        self._best_det_state = self._best_rec_state = None
+        self.best_det_epoch = self.best_rec_epoch = 0
+
+    # ---- data
+    def build_data(self):
+        super().build_data()
+        texts = load_texts(self.data, self.names)
+        val_texts = load_texts(self.val_path, self.names) if self.val_path else texts
+        if self.cfg.single_cls:
+            texts = {k: [(0, b, t) for _, b, t in v] for k, v in texts.items()}
+            val_texts = {k: [(0, b, t) for _, b, t in v] for k, v in val_texts.items()}
+        self.texts, self.val_texts = texts, val_texts
+        train_lines = [t for r in self.train_records for _, _, t in texts.get(r["id"], []) if t]
+        if not train_lines:
+            raise EngineError("no_text", f"{self.data}: no training box has a `text`; give each text box the text it "
+                                         "shows (annotation key \"text\")")
+        val_lines = [t for r in self.val_records for _, _, t in val_texts.get(r["id"], []) if t]
+        self.charset = build_charset(train_lines + val_lines)
+        boxes = [b for r in self.train_records for _, b, t in texts.get(r["id"], []) if t]
+        self.rec_width = rec_width_for(boxes)
+        steps = self.rec_width // 4
+        longest = max(train_lines + val_lines, key=len)
+        if len(longest) > steps // 2:
+            raise EngineError("text_too_long", f"the text {longest!r} has {len(longest)} characters; the recognizer "
+                                               f"reads at most {steps // 2} per box: split long lines into several boxes")
+        crops = []
+        for r in self.train_records:
+            lines = [(b, t) for _, b, t in texts.get(r["id"], []) if t]
+            if lines:
+                img = read_rgb(r)
+                crops += [(*cut_context(img, b), t) for b, t in lines]
+        rng = random.Random(self.seed)
+        self.rec_set = RecTrainSet(crops, self.charset, self.rec_width,
+                                   background_patches(self.train_records, texts, rng), self.seed)
+        self.rec_loader = torch.utils.data.DataLoader(self.rec_set, batch_size=REC_BATCH, shuffle=True,
+                                                      collate_fn=collate, num_workers=self.cfg.workers,
+                                                      drop_last=len(self.rec_set) > REC_BATCH)
+        unlabeled = sum(1 for r in self.train_records for _, _, t in texts.get(r["id"], []) if t is None)
+        log(f"recognizer: {len(crops)} text boxes ({unlabeled} boxes without text train the detector only), "
+            f"{len(self.charset)} characters {''.join(self.charset)!r}, input {REC_HEIGHT}x{self.rec_width}, "
+            f"{len(self.rec_set)} crops per epoch ({len(self.rec_set) - self.rec_set.n_real} synthetic)")
+
+    # ---- networks
+    def get_model(self):
+        model = super().get_model()
+        self.rec = Recognizer(len(self.charset) + 1).to(self.device)
+        self._rec_pretrained()
+        cfg = self.cfg
+        name = "AdamW" if cfg.optimizer == "auto" else cfg.optimizer
+        lr = REC_LR if cfg.optimizer == "auto" else cfg.lr0
+        if name == "SGD":
+            self.rec_opt = torch.optim.SGD(self.rec.parameters(), lr=lr, momentum=cfg.momentum, nesterov=True,
+                                           weight_decay=cfg.weight_decay)
+        else:
+            self.rec_opt = getattr(torch.optim, name)(self.rec.parameters(), lr=lr, betas=(cfg.momentum, 0.999),
+                                                      weight_decay=cfg.weight_decay)
+        self.rec_lr, self.rec_steps = lr, 0
+        self.ctc = torch.nn.CTCLoss(blank=0, zero_infinity=True)
+        elapsed0 = 0.0
+        if self.resume and os.path.isfile(os.path.join(self.out, "last.pt")):
+            ck = torch.load(os.path.join(self.out, "last.pt"), map_location=self.device)
+            if "rec" in ck and ck["rec"]["charset"] == self.charset:
+                self.rec.load_state_dict(ck["rec"]["model"])
+                st = ck["rec_train"]
+                self.rec_opt.load_state_dict(st["optimizer"])
+                self.rec_steps, self._det_best, self._rec_best = st["steps"], st["det_best"], st["rec_best"]
+                self.best_det_epoch, self.best_rec_epoch = st["best_det_epoch"], st["best_rec_epoch"]
+                elapsed0 = ck.get("elapsed_s", 0.0)
+                best = torch.load(os.path.join(self.out, "best.pt"), map_location="cpu")
+                self._best_det_state, self._best_rec_state = best["model"], best["rec"]["model"]
+            elif "rec" in ck:
+                raise EngineError("nothing_to_resume", "the label texts changed since this run started (another "
+                                                       "character set); start a new training")
+        self._t0 = time.time() - elapsed0
+        return model
+
+    def _rec_pretrained(self):
+        """`pretrained` with an OCR checkpoint also starts the recognizer: every tensor whose name and shape match
+        (all but the output layer when the character set differs)."""
+        path = self.cfg.pretrained
+        if not path or not os.path.isfile(path):
+            return
+        rec = torch.load(path, map_location="cpu").get("rec")
+        if rec:
+            own = self.rec.state_dict()
+            ok = {k: v for k, v in rec["model"].items() if k in own and own[k].shape == v.shape}
+            self.rec.load_state_dict(ok, strict=False)
+            log(f"pretrained recognizer: {len(ok)}/{len(own)} tensors loaded from {path}")
+
+    # ---- the recognizer's epoch, before the detector's
+    def set_epoch(self, epoch):
+        super().set_epoch(epoch)
+        self.rec_set.epoch = epoch
+        self.rec.train()
+        nb = len(self.rec_loader)
+        warm = min(100, max(nb * self.epochs // 10, 1))
+        loss_sum, n, t0 = 0.0, 0, time.time()
+        for bi, (x, targets, lengths) in enumerate(self.rec_loader):
+            check_cancel()
+            f = self._lf(epoch + bi / nb) * min(1.0, (self.rec_steps + 1) / warm)
+            for g in self.rec_opt.param_groups:
+                g["lr"] = self.rec_lr * f
+            logp = self.rec(x.to(self.device)).log_softmax(2).transpose(0, 1)  # (T, B, C)
+            steps = torch.full((len(x),), logp.shape[0], dtype=torch.long)
+            loss = self.ctc(logp, targets.to(self.device), steps, lengths)
+            self.rec_opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(self.rec.parameters(), 5.0)
+            self.rec_opt.step()
+            self.rec_steps += 1
+            loss_sum += float(loss) * len(x)
+            n += len(x)
+            if self.budget and time.time() - self._t0 > self.budget:
+                break
+        self.rec_loss = loss_sum / max(n, 1)
+        self.rec_img_per_s = n / max(time.time() - t0, 1e-6)
+
+    # ---- validation: detection, recognition on the labelled boxes, and both end to end
+    def validate(self, model, final=False):
+        records = self.val_records if final else self.val_quick
+        res = V.evaluate(model, self.rec, records, self.val_texts, self.names, self.charset, self.rec_width,
+                         self.cfg.imgsz, criterion=self.criterion, rec_criterion=self.ctc)
+        res.update(rec_loss=self.rec_loss, rec_img_per_s=self.rec_img_per_s)
+        det = 0.1 * res["mAP50"] + 0.9 * res["mAP50_95"]
+        rec = res["rec_char_acc"] - 1e-4 * min(res.get("rec_val_loss") or 0.0, 10.0)
+        self._det_improved, self._rec_improved = det > self._det_best, rec > self._rec_best
+        self._det_best, self._rec_best = max(det, self._det_best), max(rec, self._rec_best)
+        return res
+
+    def fitness(self, metrics):
+        # patience counts epochs in which neither network improved
+        return self._det_best + self._rec_best
+
+    def meta(self):
+        return {**super().meta(), "task": "ocr"}
+
+    def rec_entry(self, state):
+        return {"model": state, "charset": self.charset, "arch": self.rec.arch(), "width": self.rec_width,
+                "height": REC_HEIGHT}
+
+    def save(self, model, ema, opt, state, improved):
+        det_imp, rec_imp = (self._det_improved, self._rec_improved) if self.cfg.val else (True, True)
+        epoch = state["epoch"]
+        if det_imp or self._best_det_state is None:
+            self._best_det_state, self.best_det_epoch = copy.deepcopy(ema.state_dict()), epoch + 1
+        if rec_imp or self._best_rec_state is None:
+            self._best_rec_state, self.best_rec_epoch = copy.deepcopy(self.rec.state_dict()), epoch + 1
+        base = {"version": __version__, "cfg": self.cfg.__dict__, **self.meta()}
+        rec_train = {"optimizer": self.rec_opt.state_dict(), "steps": self.rec_steps, "det_best": self._det_best,
+                     "rec_best": self._rec_best, "best_det_epoch": self.best_det_epoch,
+                     "best_rec_epoch": self.best_rec_epoch}
+        last = {**base, **state, "model": ema.state_dict(), "train_model": model.state_dict(),
+                "optimizer": opt.state_dict(), "rec": self.rec_entry(self.rec.state_dict()), "rec_train": rec_train}
+        best = {**base, "model": self._best_det_state, "epoch": epoch, "rec": self.rec_entry(self._best_rec_state),
+                "best_epochs": {"detector": self.best_det_epoch, "recognizer": self.best_rec_epoch}}
+        # best.pt first: a kill between the two writes leaves a last.pt whose bests are all on disk
+        for name, payload in (("best.pt", best), ("last.pt", last)):
+            if name == "best.pt" and not (det_imp or rec_imp or not os.path.isfile(os.path.join(self.out, name))):
+                continue
+            tmp = os.path.join(self.out, name + ".tmp")
+            torch.save(payload, tmp)
+            os.replace(tmp, os.path.join(self.out, name))
