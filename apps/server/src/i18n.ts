@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@loupe/contracts';
+import { DEFAULT_LANGUAGE, LANGUAGES, splitFailure, type Language } from '@loupe/contracts';
 
 const require = createRequire(import.meta.url);
 
@@ -15,6 +15,7 @@ function load<T>(lang: Language, file: string): T {
 }
 
 const errors = new Map<Language, Catalogue>(LANGUAGES.map((l) => [l, load<Catalogue>(l, 'errors.json')]));
+const failures = new Map<Language, Catalogue>(LANGUAGES.map((l) => [l, load<Catalogue>(l, 'failures.json')]));
 const validation = new Map<Language, ValidationCatalogue>(
   LANGUAGES.map((l) => [l, load<ValidationCatalogue>(l, 'validation.json')]),
 );
@@ -45,4 +46,33 @@ export function fieldName(lang: Language, field: string): string {
 
 export function reasonText(lang: Language, reason: string): string {
   return validation.get(lang)?.reasons[reason] ?? validation.get(DEFAULT_LANGUAGE)?.reasons[reason] ?? reason;
+}
+
+/**
+ * A stored failure reason (contracts failures.ts) in the user's language: the code's sentence, then the engine's
+ * detail as it wrote it ("An image could not be read: a.jpg: cannot decode"). A reason without a known code is
+ * shown as stored.
+ */
+export function failureText(lang: Language, stored: string | null): string | null {
+  if (stored === null) return null;
+  const { code, detail } = splitFailure(stored);
+  if (code === null) return detail;
+  const sentence = failures.get(lang)?.[code] ?? failures.get(DEFAULT_LANGUAGE)![code]!;
+  return detail ? `${sentence.replace(/[.。]$/, '')}: ${detail}` : sentence;
+}
+
+/**
+ * The failure reasons of an API answer in the user's language: the `error` of a training, test run or pack, or of
+ * each one of a list's `items`.
+ */
+export function withFailuresIn<T>(data: T, lang: Language): T {
+  const one = <V>(v: V): V => {
+    if (v === null || typeof v !== 'object' || !('error' in v)) return v;
+    const error = (v as { error: unknown }).error;
+    return typeof error === 'string' ? { ...v, error: failureText(lang, error) } : v;
+  };
+  if (data !== null && typeof data === 'object' && 'items' in data && Array.isArray((data as { items: unknown }).items)) {
+    return { ...data, items: (data as { items: unknown[] }).items.map(one) };
+  }
+  return one(data);
 }

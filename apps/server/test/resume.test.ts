@@ -56,7 +56,7 @@ describe('resuming a training from its last checkpoint', () => {
     await waitFor(t.app, token, s.model.id, r.data.id, (x) => x.epoch >= 2);
     process.kill(engineOf(r.data.id), 'SIGKILL');
     const d = await waitFor(t.app, token, s.model.id, r.data.id, (x) => x.status === 'failed');
-    expect(d).toMatchObject({ resumable: true, error: 'the training process was killed', epochs: 6 });
+    expect(d).toMatchObject({ resumable: true, error: 'The engine process was killed (out of memory or stopped from outside).', epochs: 6 });
     epochsBefore = d.epoch;
     expect(epochsBefore).toBeGreaterThanOrEqual(2);
     expect(epochsBefore).toBeLessThan(6);

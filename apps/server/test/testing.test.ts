@@ -5,7 +5,6 @@ import { draw, send, uploadUrl, userToken } from './gallery-fixtures.js';
 import { labeledStudio, parseSse, start as startTraining, TINY, trainedStudio, trainingUrl, waitFor as waitForTraining } from './training-fixtures.js';
 import { load, save } from './labeling-fixtures.js';
 import { matchImage } from '../src/services/testing/matching.js';
-import { TEST_SHUTDOWN_REASON } from '../src/services/testing/state.js';
 
 let t: TestApp;
 let token: string;
@@ -260,7 +259,7 @@ describe('a test on the real engine', () => {
     expect(stop.code, stop.message).toBe(0);
     const done = await finished(s.model.id, r.data.id);
     expect(done.status).toBe('failed');
-    expect(done.error).toMatch(/stopped/);
+    expect(done.error).toBe('Stopped before it finished.');
     expect(await model(s.model.id)).toMatchObject({ projectStatus: 'no', testStatus: 'failed' });
     // Tested by the run before: still tested, not left waiting.
     const img = await call<ImageListData>(t.app, 'GET', `/api/models/${s.model.id}/images?filter=unprocessed`, undefined, { token });
@@ -286,7 +285,10 @@ describe('a test on the real engine', () => {
     const second = await startApp({ dataDir: t.config.dataDir, databaseSchema: t.config.databaseSchema });
     try {
       const r = await call<TestRunData>(second.app, 'GET', testUrl(s.model.id, runId), undefined, { token });
-      expect(r.data).toMatchObject({ status: 'failed', error: TEST_SHUTDOWN_REASON });
+      expect(r.data).toMatchObject({ status: 'failed', error: 'The server stopped while this test was running; start it again.' });
+      // The reason in the caller's language (stored as a code: contracts failures.ts).
+      const zh = await call<TestRunData>(second.app, 'GET', testUrl(s.model.id, runId), undefined, { token, lang: 'zh' });
+      expect(zh.data.error).toBe('测试运行期间服务器已停止，请重新开始测试。');
       expect(await model(s.model.id)).toMatchObject({ projectStatus: 'no', testStatus: 'failed' });
       const img = await call<ImageListData>(t.app, 'GET', `/api/models/${s.model.id}/images?filter=unprocessed`, undefined, { token });
       expect(img.data.total).toBe(0);

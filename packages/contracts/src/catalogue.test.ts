@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Errors, errorByCode } from './errors.js';
+import { FailureCodes, failure, splitFailure } from './failures.js';
 import { LANGUAGES } from './limits.js';
 
 const load = (lang: string): Record<string, string> =>
@@ -33,5 +34,23 @@ describe('error catalogue', () => {
         expect(vars(messages[key] ?? ''), `${lang}:${key}`).toEqual(vars(text));
       }
     }
+  });
+});
+
+describe('failure reasons', () => {
+  const failures = (lang: string): Record<string, string> =>
+    JSON.parse(readFileSync(fileURLToPath(new URL(`../locales/${lang}/failures.json`, import.meta.url)), 'utf8'));
+
+  it.each(LANGUAGES)('explain every failure code in %s, and nothing else', (lang) => {
+    const messages = failures(lang);
+    for (const code of FailureCodes) expect(messages[code], `${lang}:${code}`).toBeTruthy();
+    expect(Object.keys(messages).filter((k) => !(FailureCodes as readonly string[]).includes(k))).toEqual([]);
+  });
+
+  it('stores a code with the detail and reads both back; a reason without a known code stays whole', () => {
+    expect(splitFailure(failure('bad_image', 'a.jpg: cannot decode'))).toEqual({ code: 'bad_image', detail: 'a.jpg: cannot decode' });
+    expect(splitFailure(failure('stopped'))).toEqual({ code: 'stopped', detail: '' });
+    expect(splitFailure('the training process was killed')).toEqual({ code: null, detail: 'the training process was killed' });
+    expect(splitFailure('[made_up] x')).toEqual({ code: null, detail: '[made_up] x' });
   });
 });

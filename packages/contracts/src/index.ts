@@ -9,3 +9,4 @@ export * from './labeling.js';
 export * from './training.js';
 export * from './delivery.js';
 export * from './measurement.js';
+export * from './failures.js';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DownloadParams, ExportPaths, ExportStartBody, PackStatusData, PackStatusQuery } from '@loupe/contracts';
 import { ok, responses } from '../http/envelope.js';
+import { pickLanguage, withFailuresIn } from '../i18n.js';
 import { requireUser, userOf } from '../http/auth-hooks.js';
 import type { Deps } from '../services/deps.js';
 import { packForDownload, packStatus, startPack } from '../services/delivery/packs.js';
@@ -17,10 +18,10 @@ export function packRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     const tags = ['export'];
     const preHandler = requireUser(deps);
     app.post(ExportPaths.pack, { schema: { tags, body: ExportStartBody, response: responses(PackStatusData) }, preHandler }, async (req) =>
-      ok(await startPack(deps, userOf(req), req.body)),
+      ok(withFailuresIn(await startPack(deps, userOf(req), req.body), pickLanguage(req.headers.language))),
     );
     app.get(ExportPaths.status, { schema: { tags, querystring: PackStatusQuery, response: responses(PackStatusData) }, preHandler }, async (req) =>
-      ok(await packStatus(deps, userOf(req), req.query)),
+      ok(withFailuresIn(await packStatus(deps, userOf(req), req.query), pickLanguage(req.headers.language))),
     );
     app.get(ExportPaths.download, { schema: { tags, params: DownloadParams }, preHandler }, async (req, reply) => {
       const p = await packForDownload(deps, userOf(req), req.params.id, req.params.inputW, req.params.inputH);

@@ -4,6 +4,7 @@ import type { Model } from '../db/models.js';
 import type { Deps } from '../services/deps.js';
 import type { TestEvent } from '../runner/bus.js';
 import { openSse, sseFrame } from '../http/sse.js';
+import { pickLanguage, withFailuresIn } from '../i18n.js';
 import { isTerminal } from '../services/testing/state.js';
 import { getTest } from '../services/testing/tests.js';
 
@@ -26,11 +27,13 @@ export async function streamTestEvents(deps: Deps, model: Model, testId: number,
 
   const now = await getTest(deps, model, testId).catch(() => start);
   sse.write(sseFrame('progress', progressOf(now)));
-  sse.write(sseFrame('state', { status: now.status, error: now.error }));
+  const lang = pickLanguage(req.headers.language);
+  sse.write(sseFrame('state', withFailuresIn({ status: now.status, error: now.error }, lang)));
   if (isTerminal(now.status)) return sse.end();
 
   send = (e) => {
-    sse.write(sseFrame(e.type, e.data));
+    // A state's failure reason in the subscriber's language.
+    sse.write(e.type === 'state' ? sseFrame(e.type, withFailuresIn(e.data, lang)) : sseFrame(e.type, e.data));
     if (e.type === 'state' && isTerminal(e.data.status)) sse.end();
   };
   for (const e of live.splice(0)) send(e);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ModelParams, TestImagesData, TestImagesQuery, TestParamsPath, TestPaths, TestRunData, TestRunListData, TestStartBody } from '@loupe/contracts';
 import { ok, responses } from '../http/envelope.js';
+import { pickLanguage, withFailuresIn } from '../i18n.js';
 import { requireUser, userOf } from '../http/auth-hooks.js';
 import type { Deps } from '../services/deps.js';
 import { ownModel } from '../services/models.js';
@@ -16,16 +17,16 @@ export function testRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     const model = (req: { params: { modelId: number } } & Parameters<typeof userOf>[0]) => ownModel(deps, userOf(req), req.params.modelId);
 
     app.post(TestPaths.list, { schema: { tags, params: ModelParams, body: TestStartBody, response: responses(TestRunData) }, preHandler }, async (req) =>
-      ok(await startTest(deps, userOf(req), await model(req), req.body)),
+      ok(withFailuresIn(await startTest(deps, userOf(req), await model(req), req.body), pickLanguage(req.headers.language))),
     );
     app.get(TestPaths.list, { schema: { tags, params: ModelParams, response: responses(TestRunListData) }, preHandler }, async (req) =>
-      ok(await listTests(deps, await model(req))),
+      ok(withFailuresIn(await listTests(deps, await model(req)), pickLanguage(req.headers.language))),
     );
     app.get(TestPaths.one, { schema: { tags, params: TestParamsPath, response: responses(TestRunData) }, preHandler }, async (req) =>
-      ok(await getTest(deps, await model(req), req.params.testId)),
+      ok(withFailuresIn(await getTest(deps, await model(req), req.params.testId), pickLanguage(req.headers.language))),
     );
     app.post(TestPaths.stop, { schema: { tags, params: TestParamsPath, response: responses(TestRunData) }, preHandler }, async (req) =>
-      ok(await stopTest(deps, await model(req), req.params.testId)),
+      ok(withFailuresIn(await stopTest(deps, await model(req), req.params.testId), pickLanguage(req.headers.language))),
     );
     app.get(TestPaths.images, { schema: { tags, params: TestParamsPath, querystring: TestImagesQuery, response: responses(TestImagesData) }, preHandler }, async (req) =>
       ok(await testRunImages(deps, await model(req), req.params.testId, req.query)),

@@ -5,16 +5,19 @@ import type { Deps } from '../services/deps.js';
 import type { TrainingEvent } from '../runner/bus.js';
 import { getTraining } from '../services/training/trainings.js';
 import { openSse, sseFrame } from '../http/sse.js';
+import { pickLanguage, withFailuresIn } from '../i18n.js';
 
 const TERMINAL: TrainingStatus[] = ['succeeded', 'failed', 'cancelled'];
 
-const frame = (e: TrainingEvent) => sseFrame(e.type, e.data, e.type === 'progress' ? e.id : undefined);
 
 /**
  * SSE for one training: subscribes first (so nothing published during the replay is lost), replays the
  * epochs after Last-Event-ID and the current state, then forwards live events until a terminal state.
  */
 export async function streamTrainingEvents(deps: Deps, model: Model, trainingId: number, after: number, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const lang = pickLanguage(req.headers.language);
+  // A state's failure reason in the subscriber's language.
+  const frame = (e: TrainingEvent) => (e.type === 'progress' ? sseFrame(e.type, e.data, e.id) : sseFrame(e.type, withFailuresIn(e.data, lang)));
   const start = await getTraining(deps, model, trainingId);
   const live: TrainingEvent[] = [];
   let send: ((e: TrainingEvent) => void) | null = null;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ModelParams, ResumePaths, TrainingDetailData, TrainingListData, TrainingParamsPath, TrainingPaths, TrainingStartBody, TrainingData } from '@loupe/contracts';
 import { ok, responses } from '../http/envelope.js';
 import { requireUser, userOf } from '../http/auth-hooks.js';
-import { pickLanguage } from '../i18n.js';
+import { pickLanguage, withFailuresIn } from '../i18n.js';
 import type { Deps } from '../services/deps.js';
 import { ownModel } from '../services/models.js';
 import { resumeTraining } from '../services/training/resume.js';
@@ -20,16 +20,16 @@ export function trainingRoutes(deps: Deps): FastifyPluginAsyncTypebox {
       ok(await startTraining(deps, userOf(req), await model(req), req.body, pickLanguage(req.headers.language))),
     );
     app.get(TrainingPaths.list, { schema: { tags, params: ModelParams, response: responses(TrainingListData) }, preHandler }, async (req) =>
-      ok(await listTrainings(deps, await model(req))),
+      ok(withFailuresIn(await listTrainings(deps, await model(req)), pickLanguage(req.headers.language))),
     );
     app.get(TrainingPaths.one, { schema: { tags, params: TrainingParamsPath, response: responses(TrainingDetailData) }, preHandler }, async (req) =>
-      ok(await trainingDetail(deps, await model(req), req.params.trainingId)),
+      ok(withFailuresIn(await trainingDetail(deps, await model(req), req.params.trainingId), pickLanguage(req.headers.language))),
     );
     app.post(ResumePaths.resume, { schema: { tags, params: TrainingParamsPath, response: responses(TrainingData) }, preHandler }, async (req) =>
-      ok(await resumeTraining(deps, userOf(req), await model(req), req.params.trainingId)),
+      ok(withFailuresIn(await resumeTraining(deps, userOf(req), await model(req), req.params.trainingId), pickLanguage(req.headers.language))),
     );
     app.post(TrainingPaths.stop, { schema: { tags, params: TrainingParamsPath, response: responses(TrainingData) }, preHandler }, async (req) =>
-      ok(await stopTraining(deps, await model(req), req.params.trainingId)),
+      ok(withFailuresIn(await stopTraining(deps, await model(req), req.params.trainingId), pickLanguage(req.headers.language))),
     );
     app.get(TrainingPaths.events, { schema: { tags, params: TrainingParamsPath }, preHandler }, async (req, reply) => {
       const m = await model(req);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SdkType } from '@loupe/contracts';
+import { failure, type SdkType } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import { packsRepo, type Pack } from '../db/packs.js';
 import type { Deps } from '../services/deps.js';
@@ -36,7 +36,7 @@ export async function runExportJob(deps: Deps, job: Job, ctx: JobContext): Promi
 async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string> {
   const training = await deps.trainings.byId(pack.training_id);
   const best = training ? (JSON.parse(training.artifacts) as Record<string, string>).best : undefined;
-  if (!training || !best || !deps.blobs.has(best)) throw new Error('the training no longer has its weights; train again');
+  if (!training || !best || !deps.blobs.has(best)) throw new Error(failure('weightsMissing'));
   // A link: blobs are immutable and the engine only reads the checkpoint.
   await fs.promises.symlink(deps.blobs.pathOf(best), path.join(ctx.workDir, 'best.pt'));
 
@@ -45,14 +45,14 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
     let error: string | null = null;
     const onEvent = async (e: EngineEvent) => {
       if (e.event === 'done') summary = e.summary;
-      else if (e.event === 'error') error = e.message;
+      else if (e.event === 'error') error = failure(e.code, e.message);
     };
     const args = ['export', '--model', 'best.pt', '--format', 'onnx', '--width', String(pack.input_w), '--height', String(pack.input_h), '--max-det', String(pack.max_det), '--out', out, ...extra];
     const run = runEngine(deps.config.engine.command, args, { cwd: ctx.workDir, env: engineEnv(deps.config.engine.pythonPath), onEvent });
     ctx.onStart(run);
     const code = await run.exited;
     if (ctx.shuttingDown()) throw new Stopped();
-    if (code !== 0) throw new Error(error ?? `the engine stopped with exit code ${code}: ${run.tail() || 'no output'}`);
+    if (code !== 0) throw new Error(error ?? failure('engineExited', `exit code ${code}: ${run.tail() || 'no output'}`));
     return summary;
   };
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TestSettings } from '@loupe/contracts';
+import { failure, type TestSettings } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import type { Image } from '../db/images.js';
 import type { TestRunRow } from '../db/test-runs.js';
@@ -23,7 +23,7 @@ export interface TestPayload {
 async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<PreparedTest | { error: string }> {
   const training = await deps.trainings.byId(run.training_id);
   const best = training ? (JSON.parse(training.artifacts) as Record<string, string>).best : undefined;
-  if (!training || !best || !deps.blobs.has(best)) return { error: `the weights of training v${run.version} are no longer stored` };
+  if (!training || !best || !deps.blobs.has(best)) return { error: failure('weightsMissing', `v${run.version}`) };
   const snapshot = await deps.trainings.snapshot(training.snapshot_id);
   const trained = JSON.parse(await fs.promises.readFile(deps.blobs.pathOf(snapshot.manifest_sha), 'utf8')) as CocoManifest;
   // A label's name is how the weights know it; renaming or deleting one raises data_version, so they still match.
@@ -31,13 +31,13 @@ async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<Pr
   const categories: CocoCategory[] = [];
   for (const c of trained.categories) {
     const labelId = labelByName.get(c.name);
-    if (labelId === undefined) return { error: `the label "${c.name}" of training v${run.version} no longer exists; train again` };
+    if (labelId === undefined) return { error: failure('labelRemoved', `"${c.name}" (v${run.version})`) };
     categories.push({ id: c.id, name: c.name, labelId });
   }
   const ids = await deps.testRuns.imageIds(run.id);
   const images: Image[] = [];
   for (let i = 0; i < ids.length; i += 500) images.push(...(await deps.images.byIds(run.model_id, ids.slice(i, i + 500))));
-  if (images.length === 0) return { error: 'the images of this test were deleted' };
+  if (images.length === 0) return { error: failure('imagesMissing') };
   const classify = training.task === 'classify';
   // A classification's ground truth is each image's class; the other tasks' the images' shapes.
   const annotations = classify ? [] : await deps.annotations.current(images.map((i) => i.id));
@@ -47,7 +47,7 @@ async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<Pr
   await fs.promises.mkdir(imagesDir, { recursive: true });
   for (const [file, sha] of Object.entries(blobs)) {
     const blob = deps.blobs.pathOf(sha);
-    if (!fs.existsSync(blob)) return { error: `image ${images.find((i) => i.sha256 === sha)?.name ?? file} is no longer stored` };
+    if (!fs.existsSync(blob)) return { error: failure('imagesMissing', images.find((i) => i.sha256 === sha)?.name ?? file) };
     // Blobs never change: the engine reads the stored bytes through links, nothing is copied.
     await fs.promises.symlink(blob, path.join(imagesDir, file));
   }
@@ -90,7 +90,7 @@ export async function runTestJob(deps: Deps, job: Job, ctx: JobContext): Promise
     } else if (e.event === 'done') {
       summary = e.summary;
     } else if (e.event === 'error' && e.code !== 'cancelled') {
-      error = e.message;
+      error = failure(e.code, e.message);
     }
   };
   const engine = runEngine(deps.config.engine.command, ['test', '--spec', 'job.json', '--workdir', ctx.workDir], {
@@ -108,6 +108,6 @@ export async function runTestJob(deps: Deps, job: Job, ctx: JobContext): Promise
     publishProgress(deps, run.id, { phase: 'testing', done: prepared.images.length, total: prepared.images.length });
     return setTestStatus(deps, run.id, 'succeeded');
   }
-  const reason = error ?? (code === null ? 'the test process was killed' : `the engine stopped with exit code ${code}: ${engine.tail() || 'no output'}`);
+  const reason = error ?? (code === null ? failure('processKilled') : failure('engineExited', `exit code ${code}: ${engine.tail() || 'no output'}`));
   return setTestStatus(deps, run.id, 'failed', reason);
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TrainingPhase } from '@loupe/contracts';
+import { failure, type TrainingPhase } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
 import { failTraining } from '../services/training/resume.js';
@@ -10,7 +10,7 @@ import { keep } from './artifacts.js';
 import { engineEnv, runEngine, type EngineEvent, type EngineRun } from './engine.js';
 
 /** Why a training ends failed when the server stops or dies under it; the user starts it again. */
-export const SHUTDOWN_REASON = 'the server stopped while this training was running; start it again';
+export const SHUTDOWN_REASON = failure('serverStoppedTraining');
 
 export interface TrainingPayload {
   trainingId: number;
@@ -115,7 +115,7 @@ export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Pro
     return setTrainingStatus(deps, trainingId, 'cancelled');
   }
   if (ctx.shuttingDown()) return failTraining(deps, trainingId, SHUTDOWN_REASON);
-  const reason = error ?? (code === null ? 'the training process was killed' : `the engine stopped with exit code ${code}: ${run.tail() || 'no output'}`);
+  const reason = error !== null ? failure(errorCode ?? 'engineExited', error) : code === null ? failure('processKilled') : failure('engineExited', `exit code ${code}: ${run.tail() || 'no output'}`);
   // A checkpoint of a finished run cannot continue (the engine says so): resuming it again would only fail again.
   return failTraining(deps, trainingId, reason, { resumable: errorCode !== 'nothing_to_resume' });
 }

@@ -1,4 +1,4 @@
-import type { ExportStartBody, PackKind, PackStatusData, PackStatusQuery, SdkType } from '@loupe/contracts';
+import { failure, type ExportStartBody, type PackKind, type PackStatusData, type PackStatusQuery, type SdkType } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import { packsRepo, type Pack } from '../../db/packs.js';
 import type { TrainingRow } from '../../db/trainings.js';
@@ -8,7 +8,7 @@ import type { Deps } from '../deps.js';
 import { ownModel } from '../models.js';
 
 /** Why a pack ends failed when the server stops or dies while it is made; the user exports again. */
-export const PACK_SHUTDOWN_REASON = 'the server stopped while this package was being made; export again';
+export const PACK_SHUTDOWN_REASON = failure('serverStoppedPack');
 
 export interface ExportPayload {
   packId: number;

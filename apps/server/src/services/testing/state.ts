@@ -1,13 +1,13 @@
-import type { TestProgressEvent, TestStatus } from '@loupe/contracts';
+import { failure, type TestProgressEvent, type TestStatus } from '@loupe/contracts';
 import type { Deps } from '../deps.js';
 
 const TERMINAL: TestStatus[] = ['succeeded', 'failed', 'cancelled'];
 export const isTerminal = (s: TestStatus) => TERMINAL.includes(s);
 
 /** SPEC §4: a stopped test fails, with this reason. */
-export const STOPPED_REASON = 'stopped before it finished';
+export const STOPPED_REASON = failure('stopped');
 /** Why a test ends failed when the server stops or dies under it. */
-export const TEST_SHUTDOWN_REASON = 'the server stopped while this test was running; start it again';
+export const TEST_SHUTDOWN_REASON = failure('serverStoppedTest');
 
 /**
  * Moves a test run (and its model's test status) to `status` and tells the live streams. A terminal status
