@@ -193,3 +193,29 @@ describe('annotation changes after the training (SPEC §8 9002)', () => {
     expect([refused.status, refused.code]).toEqual([409, 9002]);
   });
 });
+
+describe('deleting the model', () => {
+  it('removes what its trainings left: weights, results, packs, snapshot manifests and kept folders', async () => {
+    const { db, blobs } = t.app.deps;
+    const trainings = await db.selectFrom('trainings').select(['id', 'artifacts']).where('model_id', '=', m.model.id).execute();
+    const packs = await db.selectFrom('model_packs').select('artifact_sha').where('model_id', '=', m.model.id).where('artifact_sha', 'is not', null).execute();
+    const manifests = await db.selectFrom('dataset_snapshots').select('manifest_sha').where('model_id', '=', m.model.id).execute();
+    const outputs = [
+      ...trainings.flatMap((x) => Object.values(JSON.parse(x.artifacts) as Record<string, string>)),
+      ...packs.map((p) => p.artifact_sha!),
+      ...manifests.map((x) => x.manifest_sha),
+    ];
+    expect(outputs.length).toBeGreaterThanOrEqual(4);
+    for (const sha of outputs) expect(blobs.has(sha), sha).toBe(true);
+    // As a failed training keeps its folder for a resume.
+    const kept = path.join(t.config.dataDir, 'trainings', String(trainings[0]!.id), 'run');
+    fs.mkdirSync(kept, { recursive: true });
+    fs.writeFileSync(path.join(kept, 'last.pt'), 'checkpoint');
+
+    const r = await call(t.app, 'DELETE', `/api/models/${m.model.id}`, undefined, { token });
+    expect(r.code, r.message).toBe(0);
+    for (const sha of outputs) expect(blobs.has(sha), sha).toBe(false);
+    expect(fs.existsSync(path.dirname(kept))).toBe(false);
+    expect(await db.selectFrom('trainings').select('id').where('model_id', '=', m.model.id).execute()).toEqual([]);
+  });
+});

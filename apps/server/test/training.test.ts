@@ -66,6 +66,9 @@ describe('a training on the real engine', () => {
 
     const again = await start(t.app, token, s.model.id);
     expect([again.status, again.code]).toEqual([409, 40001]);
+    // Deleting the model would pull the data from under the engine: stop the training first.
+    const deleted = await call(t.app, 'DELETE', `/api/models/${s.model.id}`, undefined, { token });
+    expect([deleted.status, deleted.code]).toEqual([409, 40001]);
 
     // The stream ends after the terminal state, so inject returns the whole live session.
     const res = await t.app.inject({ method: 'GET', url: `${trainingUrl(s.model.id, first.id)}/events`, headers: { 'x-token': token } });

@@ -5,6 +5,7 @@ import type { ModelRow } from '../db/models.js';
 import type { User } from '../db/users.js';
 import type { Deps } from './deps.js';
 import { removeBlobsIfUnused } from './gallery/blob-cleanup.js';
+import { removeTrainingDir } from './training/workdir.js';
 
 /** Trimmed, non-empty and within the length limit; the field key names it in the message. */
 export function checkText(field: string, value: string | undefined, max: number, needed: boolean): string {
@@ -114,10 +115,44 @@ export async function listModels(deps: Deps, user: User, q: ModelListQuery): Pro
   return { total, page, pageSize, items: items.map(modelView) };
 }
 
-/** Deletes the model with its images, labels and annotations (cascade), then the blobs nobody else uses. */
+/** What a model's trainings left besides its images: snapshot bytes, manifests, weights, results and packs. */
+async function outputsOfModel(deps: Deps, modelId: number) {
+  const trainings = await deps.db.selectFrom('trainings').select(['id', 'artifacts']).where('model_id', '=', modelId).execute();
+  const snapshots = deps.db.selectFrom('dataset_snapshots').where('model_id', '=', modelId);
+  const frozen = await deps.db.selectFrom('snapshot_blobs').select('sha256').distinct().where('snapshot_id', 'in', snapshots.select('id')).execute();
+  const manifests = await snapshots.select('manifest_sha').execute();
+  const packs = await deps.db.selectFrom('model_packs').select('artifact_sha').where('model_id', '=', modelId).where('artifact_sha', 'is not', null).execute();
+  return {
+    trainingIds: trainings.map((t) => t.id),
+    frozen: frozen.map((r) => r.sha256),
+    outputs: [
+      ...manifests.map((m) => m.manifest_sha),
+      ...trainings.flatMap((t) => Object.values(JSON.parse(t.artifacts) as Record<string, string>)),
+      ...packs.map((p) => p.artifact_sha!),
+    ],
+  };
+}
+
+/**
+ * Deletes the model with its images, labels, annotations, trainings, tests and packs (cascade), then what only
+ * it used: image and snapshot blobs nobody else refers to, its trainings' weights, results and manifests, its
+ * packs, and the folders failed trainings kept for a resume. Refused while a training or test runs: stop it
+ * first.
+ */
 export async function deleteModel(deps: Deps, user: User, modelId: number): Promise<void> {
   await ownModel(deps, user, modelId);
+  if (await deps.trainings.active(modelId)) fail('ongoingTraining');
+  if (await deps.testRuns.active(modelId)) fail('ongoingTesting');
   const shas = await deps.images.blobsOfModel(modelId);
+  const left = await outputsOfModel(deps, modelId);
   await deps.models.remove(user.id, modelId);
-  await removeBlobsIfUnused(deps, shas);
+  await removeBlobsIfUnused(deps, [...shas, ...left.frozen]);
+  // Content-addressed: identical bytes elsewhere would share a key, so each is kept while another row names it.
+  for (const sha of new Set(left.outputs)) {
+    const manifest = await deps.db.selectFrom('dataset_snapshots').select('id').where('manifest_sha', '=', sha).executeTakeFirst();
+    const pack = await deps.db.selectFrom('model_packs').select('id').where('artifact_sha', '=', sha).executeTakeFirst();
+    const artifact = await deps.db.selectFrom('trainings').select('id').where('artifacts', 'like', `%${sha}%`).executeTakeFirst();
+    if (!manifest && !pack && !artifact) await deps.blobs.remove(sha);
+  }
+  for (const id of left.trainingIds) await removeTrainingDir(deps, id);
 }
