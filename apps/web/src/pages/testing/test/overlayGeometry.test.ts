@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestImageData } from '@loupe/contracts';
-import { asGeometry, fitContain, outline, overlayShapes, tagRect, toBox, UNKNOWN_LABEL_COLOR } from '../results/overlayGeometry';
+import { asGeometry, boundsIou, fitContain, outline, overlayShapes, overlayStyleOf, tagRect, textVerdicts, toBox, UNKNOWN_LABEL_COLOR } from '../results/overlayGeometry';
 
 const labels = new Map([
   [1, { name: 'dent', color: '#ff0000' }],
@@ -149,5 +149,90 @@ describe('overlayShapes', () => {
   it('does not call predictions false positives on an image with nothing to judge them by', () => {
     const shapes = overlayShapes({ predictions: [image.predictions[1]!], groundTruth: [], fp: 0 }, labels, fit, { fontSize: 10 });
     expect(shapes.map((s) => [s.role, s.dashed, s.tag?.text])).toEqual([['pred', true, 'scratch 0.40']]);
+  });
+});
+
+describe('overlayShapes: segmentation masks', () => {
+  const square = (x: number, y: number, s: number) => ({ kind: 'polygon', points: [[x, y], [x + s, y], [x + s, y + s], [x, y + s]] });
+  const fit = fitContain(64, 64, 240, 180);
+  const image: Pick<TestImageData, 'predictions' | 'groundTruth' | 'fp'> = {
+    predictions: [
+      { labelId: 1, geometry: square(10, 10, 20), confidence: 0.88, matched: true },
+      { labelId: 2, geometry: square(40, 40, 10), confidence: 0.61, matched: false },
+    ],
+    groundTruth: [{ labelId: 1, geometry: square(11, 10, 20), matched: true }],
+    fp: 1,
+  };
+
+  it('fills predicted regions (not dashed) in their label colour and keeps the annotations as outlines', () => {
+    const shapes = overlayShapes(image, labels, fit, { fontSize: 10, style: 'masks' });
+    expect(shapes.map((s) => [s.role, s.filled, s.dashed, s.color])).toEqual([
+      ['gt', false, false, '#ff0000'],
+      ['tp', true, false, '#ff0000'],
+      ['fp', true, false, '#00ff00'],
+    ]);
+    expect(shapes.map((s) => s.tag?.text ?? null)).toEqual([null, 'dent 0.88', 'FP scratch 0.61']);
+  });
+
+  it('places the mask where the polygon is, scaled into the frame', () => {
+    const [, tp] = overlayShapes(image, labels, fit, { fontSize: 0, style: 'masks' });
+    // 64 px drawn into 180 units high: scale 2.8125, centred horizontally (dx 30).
+    expect(tp!.d).toBe('M58.13 28.13 L114.38 28.13 L114.38 84.38 L58.13 84.38 Z');
+  });
+
+  it('draws masks only for segmentation, text for OCR, boxes otherwise', () => {
+    expect(['detect', 'obb', 'classify', 'segment', 'ocr'].map((t) => overlayStyleOf(t as 'detect'))).toEqual(['boxes', 'boxes', 'boxes', 'masks', 'text']);
+    expect(overlayShapes(image, labels, fit, { fontSize: 0 }).some((s) => s.filled)).toBe(false);
+  });
+});
+
+describe('overlayShapes: OCR text', () => {
+  const rbox = (cx: number, text?: string) => ({ kind: 'rbox', cx, cy: 50, w: 60, h: 20, angle: 30, ...(text === undefined ? {} : { text }) });
+  const fit = fitContain(400, 300, 400, 300);
+  const image: Pick<TestImageData, 'predictions' | 'groundTruth' | 'fp'> = {
+    predictions: [
+      { labelId: 1, geometry: rbox(60, 'LOT 42'), confidence: 0.9, matched: true },
+      { labelId: 1, geometry: rbox(200, 'EXP 2O27'), confidence: 0.8, matched: true },
+      { labelId: 1, geometry: rbox(330, 'noise'), confidence: 0.5, matched: false },
+    ],
+    groundTruth: [
+      { labelId: 1, geometry: rbox(61, 'LOT 42 '), matched: true },
+      { labelId: 1, geometry: rbox(201, 'EXP 2027'), matched: true },
+    ],
+    fp: 1,
+  };
+
+  it('tags each found box with the text read, the annotations with their true text, and marks wrong readings', () => {
+    const shapes = overlayShapes(image, labels, fit, { fontSize: 10, style: 'text' });
+    expect(shapes.map((s) => [s.role, s.tag?.text, s.textWrong ?? null])).toEqual([
+      ['gt', 'LOT 42 ', null],
+      ['gt', 'EXP 2027', null],
+      ['tp', 'LOT 42', false],
+      ['tp', '✗ EXP 2O27', true],
+      ['fp', 'FP noise', null],
+    ]);
+    // Rotated boxes stay rotated: four corners, not an axis-aligned rectangle.
+    expect(shapes[2]!.d.match(/[ML]/g)).toHaveLength(4);
+    expect(shapes[2]!.text).toBe('LOT 42');
+  });
+
+  it('compares a reading only with a true text it overlaps', () => {
+    const b = (x: number) => ({ x, y: 0, w: 10, h: 10 });
+    expect(boundsIou(b(0), b(5))).toBeCloseTo(50 / 150);
+    expect(boundsIou(b(0), b(20))).toBe(0);
+    expect(
+      textVerdicts(
+        [
+          { labelId: 1, bounds: b(0), text: 'A1' },
+          { labelId: 1, bounds: b(50), text: 'B2' },
+          { labelId: 2, bounds: b(0), text: 'A1' },
+          { labelId: 1, bounds: b(0) },
+        ],
+        [
+          { labelId: 1, bounds: b(1), text: 'A1' },
+          { labelId: 1, bounds: b(8), text: 'B2' },
+        ],
+      ),
+    ).toEqual([false, null, null, null]);
   });
 });

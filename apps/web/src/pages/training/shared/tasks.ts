@@ -19,6 +19,12 @@ export function taskOf(task: string | null | undefined, type?: ModelType | strin
 
 export const isDetection = (task: Task) => task === 'detect' || task === 'obb' || task === 'ocr';
 
+/** Whether a model type chooses between rotated and upright boxes (it can train `obb`): the start panel's choice. */
+export function choosesRotation(type: ModelType | string | undefined): boolean {
+  const tasks = (TrainableTypes as Partial<Record<string, readonly string[]>>)[type ?? ''];
+  return tasks?.includes('obb') ?? false;
+}
+
 /**
  * The summary key of TrainingData.accuracy per task (the server's ACCURACY_KEY): detection mAP50, classification
  * top-1, segmentation mIoU; OCR its character accuracy.

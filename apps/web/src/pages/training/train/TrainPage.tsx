@@ -16,7 +16,7 @@ import { StartPanel } from './StartPanel';
 import { useProjectSync } from './useProjectSync';
 import { VersionTable } from './VersionTable';
 
-function TrainWorkspace({ modelId, code }: { modelId: string; code: string }) {
+function TrainWorkspace({ modelId, code, type }: { modelId: string; code: string; type: string }) {
   const { t } = useTranslation('training');
   const { message } = App.useApp();
   const showError = useShowError();
@@ -65,7 +65,7 @@ function TrainWorkspace({ modelId, code }: { modelId: string; code: string }) {
   const failedLatest = !active && latest?.status === 'failed' ? latest : undefined;
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="train-page">
-      <StartPanel modelId={modelId} busy={Boolean(active)} onStarted={() => setSelectedId(undefined)} />
+      <StartPanel modelId={modelId} type={type} busy={Boolean(active)} onStarted={() => setSelectedId(undefined)} />
       {failedLatest && (
         <Alert
           type="error"
@@ -86,6 +86,7 @@ function TrainWorkspace({ modelId, code }: { modelId: string; code: string }) {
       {shown && shown.id !== active?.id && <HistoryCurves key={shown.id} modelId={modelId} training={shown} />}
       <Card size="small" title={t('versions.title')}>
         <VersionTable
+          type={type}
           trainings={trainings}
           selectedId={shown?.id}
           onSelect={setSelectedId}
@@ -94,7 +95,7 @@ function TrainWorkspace({ modelId, code }: { modelId: string; code: string }) {
           busy={Boolean(active)}
         />
       </Card>
-      <AccuracyTrend trainings={trainings} />
+      <AccuracyTrend trainings={trainings} type={type} />
     </Space>
   );
 }
@@ -109,5 +110,5 @@ export default function TrainPage() {
   if (!project) return <NoProject />;
   const own = stepPath('train', project.type);
   if (own.toLowerCase() !== pathname.replace(/\/+$/, '').toLowerCase()) return <Navigate to={`${own}${search}`} replace />;
-  return <TrainWorkspace key={project.id} modelId={project.id} code={project.code} />;
+  return <TrainWorkspace key={project.id} modelId={project.id} code={project.code} type={project.type} />;
 }

@@ -3,7 +3,7 @@ import { Button, Empty, Table, Tag, Tooltip, type TableColumnsType } from 'antd'
 import { Limits, type TrainingData, type TrainingStatus } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { DASH, dateTime, duration, percent } from '../shared/format';
-import { HEADLINE, taskOf } from '../shared/tasks';
+import { choosesRotation, HEADLINE, taskOf } from '../shared/tasks';
 import { accuracyReason } from './accuracy';
 
 const STATUS_COLORS: Partial<Record<TrainingStatus, string>> = {
@@ -16,6 +16,8 @@ const STATUS_COLORS: Partial<Record<TrainingStatus, string>> = {
 };
 
 interface Props {
+  /** The model type: names the accuracy before any training exists, and decides the rotated-box column. */
+  type?: string;
   trainings: TrainingData[];
   selectedId: number | undefined;
   onSelect: (id: number) => void;
@@ -44,18 +46,22 @@ function Accuracy({ training }: { training: TrainingData }) {
 }
 
 /** The SPEC §3 training records, newest first; a row click shows that training's curves. */
-export function VersionTable({ trainings, selectedId, onSelect, onResume, resumingId, busy }: Props) {
+export function VersionTable({ type, trainings, selectedId, onSelect, onResume, resumingId, busy }: Props) {
   const { t } = useTranslation(['training', 'models']);
   // The model's trainings share a type; the newest says which headline metric the accuracy is.
-  const task = taskOf(trainings[0]?.task);
+  const task = taskOf(trainings[0]?.task, type);
   const columns: TableColumnsType<TrainingData> = [
     { title: t('versions.serialNo'), dataIndex: 'serialNo', width: 72 },
     { title: t('versions.version'), dataIndex: 'version', render: (v: string) => <span data-testid="train-row-version">{v}</span> },
-    {
-      title: t('versions.rotated'),
-      dataIndex: 'rotated',
-      render: (r: boolean) => t(r ? 'versions.rotatedYes' : 'versions.rotatedNo'),
-    },
+    ...(type === undefined || choosesRotation(type)
+      ? [
+          {
+            title: t('versions.rotated'),
+            dataIndex: 'rotated',
+            render: (r: boolean) => t(r ? 'versions.rotatedYes' : 'versions.rotatedNo'),
+          },
+        ]
+      : []),
     {
       title: t('versions.status'),
       dataIndex: 'status',
@@ -67,7 +73,7 @@ export function VersionTable({ trainings, selectedId, onSelect, onResume, resumi
         </Tooltip>
       ),
     },
-    { title: t('versions.accuracyOf', { metric: t(`headline.${task}`) }), key: 'accuracy', render: (_, row) => <Accuracy training={row} /> },
+    { title: t('versions.accuracyOf', { metric: t(`headlineShort.${task}`) }), key: 'accuracy', render: (_, row) => <Accuracy training={row} /> },
     { title: t('versions.images'), key: 'images', render: (_, row) => `${row.labeledImages} / ${row.totalImages}` },
     { title: t('versions.labelKinds'), dataIndex: 'labelKinds' },
     { title: t('versions.start'), dataIndex: 'startedAt', render: (v: string) => dateTime(v) },
