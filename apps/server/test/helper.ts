@@ -73,7 +73,7 @@ export interface CallOptions {
 
 export async function call<T = unknown>(
   app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   body?: Record<string, unknown>,
   opts: CallOptions = {},

@@ -35,6 +35,8 @@ export const FailureCodes = [
   'category_without_boxes',
   'bad_image',
   'no_text',
+  'empty_text',
+  'text_too_long',
 ] as const;
 export type FailureCode = (typeof FailureCodes)[number];
 

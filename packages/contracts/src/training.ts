@@ -35,6 +35,8 @@ export type TrainingPhase = (typeof TrainingPhases)[number];
  */
 export const TrainingTasks = ['detect', 'obb', 'classify', 'segment', 'ocr'] as const;
 export type TrainingTask = (typeof TrainingTasks)[number];
+/** Whether the task's boxes are rotated (TrainingData.rotated, the export form's rotated-box type): OCR finds text lines at any angle. */
+export const isRotated = (task: TrainingTask): boolean => task === 'obb' || task === 'ocr';
 /**
  * The model types that train, with their tasks: the second is taken when asked (`rotated`) or when the data has
  * rotated boxes. DETECTION: boxes or rotated boxes; MEASURE: polygons (masks to measure) or rotated boxes.

@@ -26,7 +26,7 @@ export function packRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     app.get(ExportPaths.download, { schema: { tags, params: DownloadParams }, preHandler }, async (req, reply) => {
       const p = await packForDownload(deps, userOf(req), req.params.id, req.params.inputW, req.params.inputH);
       return reply
-        .header('content-type', p.kind === 'model' ? 'application/octet-stream' : 'application/zip')
+        .header('content-type', p.file_name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream')
         .header('content-disposition', attachment(p.file_name))
         .header('content-length', String(p.bytes))
         .header('cache-control', 'private, no-store')

@@ -7,7 +7,7 @@ import type { Deps } from '../services/deps.js';
 import { PACK_SHUTDOWN_REASON, setPackStatus, type ExportPayload } from '../services/delivery/packs.js';
 import { keep } from './artifacts.js';
 import { engineEnv, runEngine, type EngineEvent } from './engine.js';
-import { buildSdkZip } from './sdk-zip.js';
+import { buildSdkZip, writeZip } from './sdk-zip.js';
 import type { JobContext } from './training-job.js';
 
 /** Exports without a stop button: only a shutdown ends one early. */
@@ -58,15 +58,23 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
 
   const model = path.join(ctx.workDir, 'model.onnx');
   const summary = await exportOnnx(model, []);
-  if (pack.kind === 'model') return model;
+  // OCR: the engine writes the recognizer next to the text detector (engine/README.md, OCR).
+  const rec = training.task === 'ocr' ? path.join(ctx.workDir, 'model-rec.onnx') : null;
+  if (pack.kind === 'model') {
+    if (!rec) return model;
+    const zip = path.join(ctx.workDir, 'model.zip');
+    await writeZip(zip, { 'model.onnx': model, 'model-rec.onnx': rec }, { 'labels.json': `${JSON.stringify(summary.labels, null, 1)}\n` });
+    return zip;
+  }
 
   // A detector's NMS is what OpenCV cannot load; classifiers and segmenters have none, their model.onnx serves both SDKs.
-  const detector = training.task === 'detect' || training.task === 'obb';
+  const detector = training.task === 'detect' || training.task === 'obb' || training.task === 'ocr';
   const raw = detector ? path.join(ctx.workDir, 'model-raw.onnx') : null;
+  // (The OCR engine writes model-raw-rec.onnx too, the recognizer again: unused.)
   if (raw) await exportOnnx(raw, ['--no-nms']);
   const owner = await deps.db.selectFrom('models').select('name').where('id', '=', pack.model_id).executeTakeFirstOrThrow();
   const zip = path.join(ctx.workDir, 'sdk.zip');
-  await buildSdkZip(zip, { model, raw }, {
+  await buildSdkZip(zip, { model, raw, rec }, {
     model: owner.name,
     version: `v${training.version}`,
     sdkType: pack.sdk_type as SdkType,

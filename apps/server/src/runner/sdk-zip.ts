@@ -75,7 +75,21 @@ function fill(template: string, vars: Record<string, string | number>): string {
  * (node/: @loupe/runtime's build, package.json, example.mjs) and a Python SDK (python/: loupe_sdk.py,
  * example.py), each with its README.
  */
-export async function buildSdkZip(out: string, files: { model: string; raw: string | null }, info: SdkInfo): Promise<void> {
+/** A ZIP of files (name in the ZIP → path on disk) and texts (name → content). */
+export async function writeZip(out: string, files: Record<string, string>, texts: Record<string, string> = {}): Promise<void> {
+  const zip = new yazl.ZipFile();
+  const done = new Promise<void>((resolve, reject) => {
+    const stream = fs.createWriteStream(out);
+    stream.on('close', resolve).on('error', reject);
+    zip.outputStream.on('error', reject).pipe(stream);
+  });
+  for (const [name, file] of Object.entries(files)) zip.addFile(file, name);
+  for (const [name, text] of Object.entries(texts)) zip.addBuffer(Buffer.from(text), name);
+  zip.end();
+  await done;
+}
+
+export async function buildSdkZip(out: string, files: { model: string; raw: string | null; rec: string | null }, info: SdkInfo): Promise<void> {
   const lib = path.join(RUNTIME_DIR, 'dist');
   if (!fs.existsSync(path.join(lib, 'index.js'))) throw new Error(`the Node SDK is not built (${lib}): run npm run build -w @loupe/runtime`);
   const zip = new yazl.ZipFile();
@@ -86,6 +100,7 @@ export async function buildSdkZip(out: string, files: { model: string; raw: stri
   });
   zip.addFile(files.model, 'model.onnx');
   if (files.raw) zip.addFile(files.raw, 'model-raw.onnx');
+  if (files.rec) zip.addFile(files.rec, 'model-rec.onnx');
   zip.addBuffer(Buffer.from(`${JSON.stringify(info.labels, null, 1)}\n`), 'labels.json');
   const { labels: _labels, ...sdk } = info;
   zip.addBuffer(Buffer.from(`${JSON.stringify(sdk, null, 1)}\n`), 'sdk.json');

@@ -1,4 +1,4 @@
-import { failure, type ExportStartBody, type PackKind, type PackStatusData, type PackStatusQuery, type SdkType } from '@loupe/contracts';
+import { failure, isRotated, type TrainingTask, type ExportStartBody, type PackKind, type PackStatusData, type PackStatusQuery, type SdkType } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import { packsRepo, type Pack } from '../../db/packs.js';
 import type { TrainingRow } from '../../db/trainings.js';
@@ -46,10 +46,14 @@ export function packView(p: Pack, version: number): PackStatusData {
 /** Characters no file system accepts in a name, and control characters. */
 const UNSAFE = /[\\/:*?"<>|\p{Cc}]+/gu;
 
-/** `<model>-v<version>-<W>x<H>.onnx`, or `…-sdk-<type>.zip`. */
-export function packFileName(modelName: string, version: number, body: Pick<ExportStartBody, 'kind' | 'inputW' | 'inputH' | 'sdkType'>): string {
+/**
+ * `<model>-v<version>-<W>x<H>.onnx`, or `…-sdk-<type>.zip`. An OCR model is two graphs (the text detector and
+ * the recognizer): its model file is `…-ocr.zip` with both.
+ */
+export function packFileName(modelName: string, version: number, body: Pick<ExportStartBody, 'kind' | 'inputW' | 'inputH' | 'sdkType'>, task: TrainingTask): string {
   const base = `${modelName.replace(UNSAFE, '_').trim() || 'model'}-v${version}-${body.inputW}x${body.inputH}`;
-  return body.kind === 'model' ? `${base}.onnx` : `${base}-sdk-${body.sdkType}.zip`;
+  if (body.kind === 'sdk') return `${base}-sdk-${body.sdkType}.zip`;
+  return task === 'ocr' ? `${base}-ocr.zip` : `${base}.onnx`;
 }
 
 function badInput(field: string, reason: string): never {
@@ -82,7 +86,7 @@ export async function startPack(deps: Deps, user: User, body: ExportStartBody): 
   const training = await exportable(deps, model, body.trainingId);
   // SPEC §8 9002: the data changed after this training froze it; what it learned no longer matches.
   if (model.data_version > training.data_version) fail('annotationChanged');
-  if (body.rotated !== (training.task === 'obb')) badInput('rotated', 'invalid');
+  if (body.rotated !== isRotated(training.task)) badInput('rotated', 'invalid');
   const sdkType = body.kind === 'sdk' ? body.sdkType! : null;
 
   const running = await packs(deps).packing(model.id);
@@ -108,7 +112,7 @@ export async function startPack(deps: Deps, user: User, body: ExportStartBody): 
         sdk_type: sdkType,
         rotated: body.rotated ? 1 : 0,
         artifact_sha: null,
-        file_name: packFileName(model.name, training.version, body),
+        file_name: packFileName(model.name, training.version, body, training.task),
         bytes: null,
         error: null,
         created_at: now,

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { Limits, TrainableTypes, type Language, type TrainingData, type TrainingDetailData, type TrainingEvaluation, type TrainingListData, type TrainingStartBody, type TrainingTask } from '@loupe/contracts';
+import { isRotated, Limits, TrainableTypes, type Language, type TrainingData, type TrainingDetailData, type TrainingEvaluation, type TrainingListData, type TrainingStartBody, type TrainingTask } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import type { Model } from '../../db/models.js';
 import type { TrainingRow } from '../../db/trainings.js';
@@ -24,7 +24,7 @@ export function trainingView(t: TrainingRow): TrainingData {
     modelId: t.model_id,
     serialNo: t.version,
     version: `v${t.version}`,
-    rotated: t.task === 'obb',
+    rotated: isRotated(t.task),
     task: t.task,
     status: t.status,
     phase: t.phase,

@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Geometry, LabelData, PackStatusData, TestRunData, TrainingData, UploadData } from '@loupe/contracts';
+import { call, startApp, type TestApp } from './helper.js';
+import { newModel, send, uploadUrl } from './gallery-fixtures.js';
+import { save } from './labeling-fixtures.js';
+import { detail, start, waitFor } from './training-fixtures.js';
+import { downloader, unzip, waitForPack } from './delivery-fixtures.js';
+import { runImages, splitImages, testRun } from './task-fixtures.js';
+import { matchImage } from '../src/services/testing/matching.js';
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-ocr-'));
+const PARAMS = { model: 'p', imgsz: 64, epochs: 2, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 3 };
+const COUNT = 30;
+const W = 96;
+const H = 64;
+
+/** 5×7 glyphs of the digits, a row per string, '#' = ink. */
+const GLYPHS: Record<string, string[]> = {
+  '0': ['.###.', '#...#', '#..##', '#.#.#', '##..#', '#...#', '.###.'],
+  '1': ['..#..', '.##..', '..#..', '..#..', '..#..', '..#..', '.###.'],
+  '2': ['.###.', '#...#', '....#', '...#.', '..#..', '.#...', '#####'],
+  '3': ['####.', '....#', '....#', '.###.', '....#', '....#', '####.'],
+  '4': ['...#.', '..##.', '.#.#.', '#..#.', '#####', '...#.', '...#.'],
+  '5': ['#####', '#....', '####.', '....#', '....#', '#...#', '.###.'],
+  '6': ['.###.', '#....', '#....', '####.', '#...#', '#...#', '.###.'],
+  '7': ['#####', '....#', '...#.', '..#..', '.#...', '.#...', '.#...'],
+  '8': ['.###.', '#...#', '#...#', '.###.', '#...#', '#...#', '.###.'],
+  '9': ['.###.', '#...#', '#...#', '.####', '....#', '....#', '.###.'],
+};
+const SCALE = 2;
+const CHAR_W = 6 * SCALE;
+
+/** Image i: a line of 4 digits somewhere on a noisy grey plate; its text and rotated box (angle 0). */
+function lineOf(i: number): { text: string; box: Extract<Geometry, { kind: 'rbox' }> } {
+  const text = String((i * 7919 + 1234) % 10000).padStart(4, '0');
+  const w = text.length * CHAR_W + 4;
+  const h = 7 * SCALE + 6;
+  const x = 4 + ((i * 13) % (W - w - 8));
+  const y = 4 + ((i * 17) % (H - h - 8));
+  return { text, box: { kind: 'rbox', cx: x + w / 2, cy: y + h / 2, w, h, angle: 0, text } };
+}
+
+async function lineImage(i: number): Promise<Buffer> {
+  const { text, box } = lineOf(i);
+  const px = Buffer.alloc(W * H * 3);
+  let s = (i + 1) * 2654435761 + 11;
+  for (let p = 0; p < px.length; p++) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    px[p] = 150 + ((s >>> 16) % 20);
+  }
+  const left = box.cx - box.w / 2 + 2;
+  const top = box.cy - box.h / 2 + 3;
+  [...text].forEach((ch, k) => {
+    GLYPHS[ch]!.forEach((row, gy) => {
+      [...row].forEach((cell, gx) => {
+        if (cell !== '#') return;
+        for (let dy = 0; dy < SCALE; dy++) {
+          for (let dx = 0; dx < SCALE; dx++) px.fill(20, ((top + gy * SCALE + dy) * W + left + k * CHAR_W + gx * SCALE + dx) * 3, ((top + gy * SCALE + dy) * W + left + k * CHAR_W + gx * SCALE + dx) * 3 + 3);
+        }
+      });
+    });
+  });
+  return sharp(px, { raw: { width: W, height: H, channels: 3 } }).png().toBuffer();
+}
+
+let t: TestApp;
+let token: string;
+
+beforeAll(async () => {
+  t = await startApp();
+  ({ token } = await downloader(t.app));
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe('OCR results against the labeled lines', () => {
+  it('a line is right only when found where it is labeled and read exactly', () => {
+    const sameText = (p: { geometry: Geometry }, q: { geometry: Geometry }) => p.geometry.text === q.geometry.text;
+    const truth = [{ labelId: 1, geometry: lineOf(0).box }];
+    const found = (text: string, dx = 0) => ({ labelId: 1, confidence: 0.9, geometry: { ...lineOf(0).box, cx: lineOf(0).box.cx + dx, text } });
+    expect(matchImage([found(lineOf(0).text)], truth, true, sameText)).toMatchObject({ tp: 1, fp: 0, fn: 0 });
+    expect(matchImage([found('0000')], truth, true, sameText)).toMatchObject({ tp: 0, fp: 1, fn: 1 });
+    expect(matchImage([found(lineOf(0).text, 40)], truth, true, sameText)).toMatchObject({ tp: 0, fp: 1, fn: 1 });
+  });
+});
+
+describe('an OCR model on the real engine', () => {
+  let modelId = 0;
+  let images: number[] = [];
+  let label = 0;
+  let training: TrainingData;
+  let tested: TestRunData;
+
+  it('trains a text detector and recognizer on the labeled lines: task ocr, accuracy = character accuracy', async () => {
+    const model = await newModel(t.app, token, 'OCR');
+    modelId = model.id;
+    const files = await Promise.all(Array.from({ length: COUNT }, async (_, i) => ({ filename: `line_${i}.png`, data: await lineImage(i) })));
+    const up = await send<UploadData>(t.app, token, uploadUrl(modelId), files);
+    expect(up.data.accepted, up.message).toBe(COUNT);
+    images = up.data.results.map((r) => r.imageId!);
+    label = (await call<LabelData>(t.app, 'POST', `/api/models/${modelId}/labels`, { name: 'serial' }, { token })).data.id;
+    await splitImages(t.app, token, modelId, images, { train: [0, 20], valid: [20, 25], test: [25, COUNT] });
+    for (const [i, id] of images.entries()) {
+      const r = await save(t.app, token, { model, images, labels: { serial: label } }, id, 0, [{ labelId: label, geometry: lineOf(i).box }]);
+      expect(r.code, r.message).toBe(0);
+    }
+    const r = await start(t.app, token, modelId, PARAMS);
+    expect(r.code, r.message).toBe(0);
+    expect(r.data).toMatchObject({ task: 'ocr', rotated: true, labeledImages: COUNT, labelKinds: 1 });
+    training = await waitFor(t.app, token, modelId, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status), 150_000);
+    expect(training.status, training.error ?? '').toBe('succeeded');
+    const d = await detail(t.app, token, modelId, training.id);
+    expect(d.summary).toMatchObject({ task: 'ocr' });
+    expect(d.accuracy).toBe(d.summary!.char_acc);
+    expect(d.history).toHaveLength(PARAMS.epochs);
+    for (const key of ['char_acc', 'line_acc', 'ned', 'mAP50']) expect(d.history.at(-1)!.metrics, key).toHaveProperty(key);
+  }, 180_000);
+
+  it('tests the test split: rotated boxes with the text read, lines right only when read exactly', async () => {
+    tested = await testRun(t.app, token, modelId, { conf: 0.01 });
+    expect(tested.status, tested.error ?? '').toBe('succeeded');
+    expect(tested.summary).toMatchObject({ images: 5 });
+    for (const key of ['char_acc', 'line_acc', 'ned']) expect(tested.summary, key).toHaveProperty(key);
+    const { items } = await runImages(t.app, token, modelId, tested.id);
+    expect(items).toHaveLength(5);
+    let tp = 0;
+    const shape = (g: unknown) => g as Geometry;
+    for (const img of items) {
+      for (const p of img.predictions) {
+        expect(shape(p.geometry).kind).toBe('rbox');
+        expect(typeof shape(p.geometry).text).toBe('string');
+      }
+      expect(img.groundTruth.map((g) => shape(g.geometry).text)).toEqual([lineOf(images.indexOf(img.imageId)).text]);
+      // A match is a line found and read exactly.
+      for (const p of img.predictions.filter((q) => q.matched)) expect(shape(p.geometry).text).toBe(shape(img.groundTruth[0]!.geometry).text);
+      tp += img.tp;
+    }
+    expect(tested.tp).toBe(tp);
+  }, 60_000);
+
+  it('exports the two graphs: the model file is a ZIP with the detector and the recognizer, the SDK holds both', async () => {
+    const body = { modelId, kind: 'model', inputW: W, inputH: H, maxDet: 20, rotated: true };
+    expect((await call(t.app, 'POST', '/api/train/modelPack', { ...body, rotated: false }, { token })).code).toBe(40008);
+    const r = await call<PackStatusData>(t.app, 'POST', '/api/train/modelPack', body, { token });
+    expect(r.code, r.message).toBe(0);
+    const done = await waitForPack(t.app, token, modelId, 'model', 120_000);
+    expect(done.packStatus, done.error ?? '').toBe('success');
+    expect(done.fileName).toMatch(/-ocr\.zip$/);
+    const file = await t.app.inject({ method: 'GET', url: `/api/train/download/${done.id}/${W}/${H}`, headers: { 'x-token': token } });
+    expect(file.headers['content-type']).toBe('application/zip');
+    const entries = await unzip(file.rawPayload, path.join(work, 'model'));
+    expect(entries.sort()).toEqual(['labels.json', 'model-rec.onnx', 'model.onnx']);
+
+    const sdk = await call<PackStatusData>(t.app, 'POST', '/api/train/modelPack', { ...body, kind: 'sdk', sdkType: 'cpu' }, { token });
+    expect(sdk.code, sdk.message).toBe(0);
+    const packed = await waitForPack(t.app, token, modelId, 'sdk', 120_000);
+    expect(packed.packStatus, packed.error ?? '').toBe('success');
+    const zip = await t.app.inject({ method: 'GET', url: `/api/train/download/${packed.id}/${W}/${H}`, headers: { 'x-token': token } });
+    const sdkEntries = await unzip(zip.rawPayload, path.join(work, 'sdk'));
+    for (const f of ['model.onnx', 'model-rec.onnx', 'model-raw.onnx', 'sdk.json', 'labels.json']) expect(sdkEntries).toContain(f);
+    expect(JSON.parse(fs.readFileSync(path.join(work, 'sdk', 'sdk.json'), 'utf8'))).toMatchObject({ task: 'ocr' });
+  }, 300_000);
+});
