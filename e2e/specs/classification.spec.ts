@@ -148,7 +148,7 @@ test('classification: class folders, a short training, top-1 and per-class figur
       await expect(page.getByTestId('test-results')).toHaveAttribute('data-total', String(testSplit));
 
       const token = await sessionToken(page);
-      const run = await call<{ summary: Record<string, number>; tp: number; fp: number }>('GET', `/api/models/${modelId}/tests/${body.data.id}`, undefined, token);
+      const run = await call<{ summary: { top1: number }; tp: number; fp: number }>('GET', `/api/models/${modelId}/tests/${body.data.id}`, undefined, token);
       const images = (await call<{ items: TestImage[] }>('GET', `/api/models/${modelId}/tests/${body.data.id}/images?pageSize=200`, undefined, token)).items;
       expect(images).toHaveLength(testSplit);
       for (const img of images) {

@@ -129,7 +129,7 @@ test('segmentation: polygons from a LabelMe ZIP, a short training, mIoU and IoU 
       await expect(page.getByTestId('test-results')).toHaveAttribute('data-total', String(testSplit));
 
       const token = await sessionToken(page);
-      const run = await call<{ summary: Record<string, number> }>('GET', `/api/models/${modelId}/tests/${body.data.id}`, undefined, token);
+      const run = await call<{ summary: { mIoU: number } }>('GET', `/api/models/${modelId}/tests/${body.data.id}`, undefined, token);
       const tested = (await call<{ items: TestImage[] }>('GET', `/api/models/${modelId}/tests/${body.data.id}/images?pageSize=200`, undefined, token)).items;
       expect(tested).toHaveLength(testSplit);
       const polygons = (img: TestImage) => img.predictions.length;

@@ -5,6 +5,7 @@ import { PlayCircleOutlined } from '@ant-design/icons';
 import type { TrainingData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { stepPath } from '@/routes/steps';
+import { choosesRotation, isDetection, taskOf } from '@/pages/training/shared/tasks';
 import { VersionSelect } from '../shared/VersionSelect';
 import { rangeOf, type TestFormValues } from './settingsRules';
 
@@ -23,12 +24,12 @@ interface Props {
 }
 
 /** A 0–1 setting as a slider with a number box beside it, both bound to one form field. */
-function Ratio({ name, testId }: { name: 'conf' | 'iou'; testId: string }) {
+function Ratio({ name, testId, hidden }: { name: 'conf' | 'iou'; testId: string; hidden?: boolean }) {
   const { t } = useTranslation('testing');
   const { min, max } = rangeOf(name);
   const rules = [{ required: true, type: 'number' as const, min, max, message: t('settings.range', { min, max }) }];
   return (
-    <Form.Item label={t(`settings.${name}`)} tooltip={t(`settings.${name}Help`)} required>
+    <Form.Item label={t(`settings.${name}`)} tooltip={t(`settings.${name}Help`)} required hidden={hidden}>
       <Row gutter={8} align="middle">
         <Col flex="auto">
           <Form.Item name={name} noStyle>
@@ -48,6 +49,8 @@ function Ratio({ name, testId }: { name: 'conf' | 'iou'; testId: string }) {
 /** SPEC §3 test settings, the version and the images, and the run button. */
 export function TestSettingsForm({ form, initial, versions, versionsLoading, type, chosen, busy, starting, onRun }: Props) {
   const { t } = useTranslation('testing');
+  // A type that can train boxes (detection, OCR, measurement on rotated boxes) has boxes to merge.
+  const nms = isDetection(taskOf(undefined, type)) || choosesRotation(type);
   useEffect(() => form.setFieldsValue(initial), [form, initial]);
   return (
     <Card size="small" title={t('settings.title')} data-testid="test-settings">
@@ -89,13 +92,14 @@ export function TestSettingsForm({ form, initial, versions, versionsLoading, typ
           </Radio.Group>
         </Form.Item>
         <Ratio name="conf" testId="test-conf" />
-        <Ratio name="iou" testId="test-iou" />
+        {/* Non-maximum suppression merges overlapping boxes: a classifier or a segmenter has none to merge. */}
+        <Ratio name="iou" testId="test-iou" hidden={!nms} />
         <Form.Item label={t('settings.half')} extra={<span data-testid="test-half-note">{t('settings.halfNote')}</span>}>
           <Form.Item name="half" valuePropName="checked" noStyle>
             <Switch data-testid="test-half" />
           </Form.Item>
         </Form.Item>
-        <Form.Item label={t('settings.agnostic')} extra={t('settings.agnosticHelp')}>
+        <Form.Item label={t('settings.agnostic')} extra={t('settings.agnosticHelp')} hidden={!nms}>
           <Form.Item name="agnostic" valuePropName="checked" noStyle>
             <Switch data-testid="test-agnostic" />
           </Form.Item>
