@@ -107,7 +107,9 @@ describe('an OCR model on the real engine', () => {
     label = (await call<LabelData>(t.app, 'POST', `/api/models/${modelId}/labels`, { name: 'serial' }, { token })).data.id;
     await splitImages(t.app, token, modelId, images, { train: [0, 20], valid: [20, 25], test: [25, COUNT] });
     for (const [i, id] of images.entries()) {
-      const r = await save(t.app, token, { model, images, labels: { serial: label } }, id, 0, [{ labelId: label, geometry: lineOf(i).box }]);
+      // One box left without its text: it teaches the detector only, the training goes on.
+      const geometry = i === 1 ? { ...lineOf(i).box, text: '' } : lineOf(i).box;
+      const r = await save(t.app, token, { model, images, labels: { serial: label } }, id, 0, [{ labelId: label, geometry }]);
       expect(r.code, r.message).toBe(0);
     }
     const r = await start(t.app, token, modelId, PARAMS);

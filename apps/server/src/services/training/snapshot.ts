@@ -142,7 +142,9 @@ export function cocoManifest(
       iscrowd: 0,
       segmentation: flat.kind === 'polygon' ? [flat.points.flatMap(([x, y]) => [round(x), round(y)])] : [],
       ...(g.kind === 'rbox' ? { rbox: [g.cx, g.cy, g.w, g.h, g.angle].map((v) => round(v)) } : {}),
-      ...(g.text !== undefined ? { text: g.text } : {}),
+      // A box left without text (OCR) teaches the text detector only: the engine reads an empty `text` as a
+      // labeling mistake, a missing one as "detection only" (engine/README.md, OCR).
+      ...(g.text !== undefined && g.text.trim() !== '' ? { text: g.text } : {}),
     });
     if (g.kind === 'rbox') hasRotated = true;
   }
