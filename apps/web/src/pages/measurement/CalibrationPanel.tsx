@@ -94,8 +94,8 @@ export function CalibrationPanel({ modelId }: { modelId: string }) {
             <svg
               ref={svg}
               viewBox={`0 0 ${image.width} ${image.height}`}
-              style={{ width: '100%', maxHeight: 360, background: '#111', cursor: 'crosshair', display: 'block' }}
-              preserveAspectRatio="none"
+              // Drawn at the image's own aspect ratio, so a click maps to image pixels the same way along both axes.
+              style={{ width: '100%', maxWidth: 480, aspectRatio: `${image.width} / ${image.height}`, background: '#111', cursor: 'crosshair', display: 'block' }}
               onClick={click}
               data-testid="calibration-canvas"
               data-points={points.length}

@@ -98,7 +98,7 @@ export function TolerancesPanel({ modelId, testId }: { modelId: string; testId?:
             data-testid="golden-images"
           />
           <Space wrap>
-            <Button size="small" onClick={() => setChosen((samples.data?.items ?? []).map((i) => i.id))} data-testid="golden-all">
+            <Button size="small" disabled={!samples.data?.items.length} onClick={() => setChosen((samples.data?.items ?? []).map((i) => i.id))} data-testid="golden-all">
               {t('golden.all')}
             </Button>
             <InputNumber<number> size="small" min={0} max={100} addonBefore={t('golden.margin')} addonAfter="%" value={margin} onChange={setMargin} data-testid="golden-margin" />
