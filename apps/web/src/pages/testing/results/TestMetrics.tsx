@@ -59,6 +59,9 @@ function Metric({ id, title, value }: { id: string; title: string; value: string
   );
 }
 
+/** Why a run without ground truth has no accuracy, for the tasks whose ground truth is not boxes. */
+const NO_GROUND_TRUTH: Partial<Record<Task, string>> = { classify: 'metrics.noGroundTruthClassify', segment: 'metrics.noGroundTruthSegment' };
+
 /** The run's metrics: the task's figures (groundTruthMetrics) when the images had ground truth; speed always. */
 export function TestMetrics({ run, task, onUseConf }: Props) {
   const { t } = useTranslation('testing');
@@ -75,7 +78,7 @@ export function TestMetrics({ run, task, onUseConf }: Props) {
         {m.fps !== null && <Metric id="fps" title={t('metrics.fps')} value={m.fps.toFixed(1)} />}
         {gt && groundTruthMetrics(task, m, run).map(([id, key, value]) => <Metric key={id} id={id} title={t(`metrics.${key}`)} value={value} />)}
       </Row>
-      {!gt && <Alert type="info" showIcon style={{ marginTop: 12 }} title={t('metrics.noGroundTruth')} data-testid="test-no-gt" />}
+      {!gt && <Alert type="info" showIcon style={{ marginTop: 12 }} title={t(NO_GROUND_TRUTH[task] ?? 'metrics.noGroundTruth')} data-testid="test-no-gt" />}
       {gt && suggested !== null && Math.abs(suggested - run.settings.conf) >= 0.01 && (
         <Space style={{ marginTop: 12 }} data-testid="test-suggested-conf" data-value={suggested}>
           <Typography.Text type="secondary">{t('metrics.suggestedConf', { conf: suggested.toFixed(2) })}</Typography.Text>

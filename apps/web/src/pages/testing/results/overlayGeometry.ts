@@ -183,7 +183,8 @@ export const TEXT_MATCH_IOU = 0.3;
 /**
  * Whether each found text box read its text wrong: compared with the true text of the ground-truth box of its
  * label that it overlaps most (at least TEXT_MATCH_IOU of their outlines' bounds); null when there is nothing to
- * compare (no text, no true text nearby). Whitespace at the ends does not count.
+ * compare (no text, no true text nearby). Exact, as the server judges it: a misread line is a false positive
+ * there (and the line it should have read a miss), so this tells a misreading from a box found where no text is.
  */
 export function textVerdicts(predictions: { labelId: number; bounds: Bounds; text?: string }[], truths: { labelId: number; bounds: Bounds; text?: string }[]): (boolean | null)[] {
   return predictions.map((p) => {
@@ -194,7 +195,7 @@ export function textVerdicts(predictions: { labelId: number; bounds: Bounds; tex
       if (iou >= TEXT_MATCH_IOU && (!best || iou > best.iou)) best = { iou, text: g.text };
     }
     if (!best || p.text === undefined) return null;
-    return p.text.trim() !== best.text!.trim();
+    return p.text !== best.text;
   });
 }
 
@@ -211,7 +212,7 @@ export function overlayShapes(image: Pick<TestImageData, 'predictions' | 'ground
   const wrong =
     style === 'text'
       ? textVerdicts(
-          predictions.map((p) => (p && p.box.matched ? { labelId: p.box.labelId, bounds: p.bounds, text: p.text } : { labelId: -1, bounds: { x: 0, y: 0, w: 0, h: 0 } })),
+          predictions.map((p) => (p ? { labelId: p.box.labelId, bounds: p.bounds, text: p.text } : { labelId: -1, bounds: { x: 0, y: 0, w: 0, h: 0 } })),
           truths.flatMap((g) => (g ? [{ labelId: g.box.labelId, bounds: g.bounds, text: g.text }] : [])),
         )
       : [];
@@ -245,7 +246,8 @@ export function overlayShapes(image: Pick<TestImageData, 'predictions' | 'ground
     const fp = role === 'fp' ? 'FP ' : '';
     if (style === 'text' && p.text !== undefined) {
       const textWrong = wrong[i] ?? undefined;
-      add(`p${i}`, role, p, `${fp}${textWrong ? '✗ ' : ''}${p.text || '∅'}`, textWrong);
+      // A misread line is a false positive on the server; the cross says why, so it needs no "FP".
+      add(`p${i}`, role, p, `${textWrong ? '✗ ' : fp}${p.text || '∅'}`, textWrong);
     } else add(`p${i}`, role, p, `${fp}${look(p.box.labelId).name}${confidence}`);
   });
   return shapes;

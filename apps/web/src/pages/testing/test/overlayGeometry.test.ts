@@ -189,26 +189,27 @@ describe('overlayShapes: segmentation masks', () => {
 describe('overlayShapes: OCR text', () => {
   const rbox = (cx: number, text?: string) => ({ kind: 'rbox', cx, cy: 50, w: 60, h: 20, angle: 30, ...(text === undefined ? {} : { text }) });
   const fit = fitContain(400, 300, 400, 300);
+  // The server's verdicts: a line read right is a TP; a misread one an FP, and the line it should have read an FN.
   const image: Pick<TestImageData, 'predictions' | 'groundTruth' | 'fp'> = {
     predictions: [
       { labelId: 1, geometry: rbox(60, 'LOT 42'), confidence: 0.9, matched: true },
-      { labelId: 1, geometry: rbox(200, 'EXP 2O27'), confidence: 0.8, matched: true },
+      { labelId: 1, geometry: rbox(200, 'EXP 2O27'), confidence: 0.8, matched: false },
       { labelId: 1, geometry: rbox(330, 'noise'), confidence: 0.5, matched: false },
     ],
     groundTruth: [
-      { labelId: 1, geometry: rbox(61, 'LOT 42 '), matched: true },
-      { labelId: 1, geometry: rbox(201, 'EXP 2027'), matched: true },
+      { labelId: 1, geometry: rbox(61, 'LOT 42'), matched: true },
+      { labelId: 1, geometry: rbox(201, 'EXP 2027'), matched: false },
     ],
-    fp: 1,
+    fp: 2,
   };
 
-  it('tags each found box with the text read, the annotations with their true text, and marks wrong readings', () => {
+  it('tags each found box with the text read, the annotations with their true text, and marks misreadings', () => {
     const shapes = overlayShapes(image, labels, fit, { fontSize: 10, style: 'text' });
     expect(shapes.map((s) => [s.role, s.tag?.text, s.textWrong ?? null])).toEqual([
-      ['gt', 'LOT 42 ', null],
-      ['gt', 'EXP 2027', null],
+      ['gt', 'LOT 42', null],
+      ['fn', 'FN EXP 2027', null],
       ['tp', 'LOT 42', false],
-      ['tp', '✗ EXP 2O27', true],
+      ['fp', '✗ EXP 2O27', true],
       ['fp', 'FP noise', null],
     ]);
     // Rotated boxes stay rotated: four corners, not an axis-aligned rectangle.

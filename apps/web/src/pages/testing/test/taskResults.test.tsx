@@ -177,24 +177,26 @@ describe('/test of an OCR model', () => {
   const image = testImage(401, {
     predictions: [
       { labelId: 1, geometry: rbox(100, 'LOT 42'), confidence: 0.9, matched: true },
-      { labelId: 1, geometry: rbox(260, 'EXP 2O27'), confidence: 0.8, matched: true },
+      { labelId: 1, geometry: rbox(260, 'EXP 2O27'), confidence: 0.8, matched: false },
     ],
     groundTruth: [
       { labelId: 1, geometry: rbox(100, 'LOT 42'), matched: true },
-      { labelId: 1, geometry: rbox(260, 'EXP 2027'), matched: true },
+      { labelId: 1, geometry: rbox(260, 'EXP 2027'), matched: false },
     ],
-    tp: 2,
+    tp: 1,
+    fp: 1,
+    fn: 1,
   });
 
   it('draws the text read next to each rotated box and the true text, a wrong reading in red', async () => {
-    open('OCR', 'ocr', testRun({ summary: { images: 1, char_acc: 0.93, line_acc: 0.5, ned: 0.0625, precision: 1, recall: 1, f1: 1, mAP50: 1, mAP50_95: 0.8 }, imageCount: 1, tp: 2, fp: 0, fn: 0 }), [image]);
+    open('OCR', 'ocr', testRun({ summary: { images: 1, char_acc: 0.93, line_acc: 0.5, ned: 0.0625, precision: 0.5, recall: 0.5, f1: 0.5, mAP50: 1, mAP50_95: 0.8 }, imageCount: 1, tp: 1, fp: 1, fn: 1 }), [image]);
     renderPage(<TestPage />, '/test/ocr');
     const overlay = await screen.findByTestId('test-overlay-401');
     expect(overlay.dataset.textWrong).toBe('1');
     const tags = within(overlay).getAllByTestId('test-tag').map((g) => [g.textContent, g.getAttribute('data-text-wrong')]);
     expect(tags).toEqual([
       ['LOT 42', null],
-      ['EXP 2027', null],
+      ['FN EXP 2027', null],
       ['LOT 42', 'false'],
       ['✗ EXP 2O27', 'true'],
     ]);
