@@ -148,6 +148,9 @@ export const ImageData = Type.Object({
   annotationCount: Type.Integer(),
   /** Classification: the image's class label; else null. */
   classLabelId: Type.Union([Type.Integer(), Type.Null()]),
+  /** Multi-label classification models only: the image's classes (ascending ids) and a confirmed "none of these". */
+  classLabelIds: Type.Optional(Type.Array(Type.Integer())),
+  noClass: Type.Optional(Type.Boolean()),
   testState: Type.Enum(ImageTestStates),
   /** Results of the last test (boxes/classes found); null until tested. */
   testResultCount: Type.Union([Type.Integer(), Type.Null()]),

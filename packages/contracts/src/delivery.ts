@@ -138,6 +138,14 @@ export const ClassResult = Type.Object({
   truthLabelId: Type.Union([Type.Integer(), Type.Null()]),
   /** Null without a true class. */
   correct: Type.Union([Type.Boolean(), Type.Null()]),
+  /**
+   * Multi-label runs only (then labelId/confidence are the most probable class, truthLabelId is null and
+   * correct means the predicted set equals the true set): the classes whose probability reaches the test's conf,
+   * and the image's own classes when the run started (null: not labelled; [] a confirmed negative).
+   */
+  multiLabel: Type.Optional(Type.Boolean()),
+  labelIds: Type.Optional(Type.Array(Type.Integer())),
+  truthLabelIds: Type.Optional(Type.Union([Type.Array(Type.Integer()), Type.Null()])),
 });
 export type ClassResult = Static<typeof ClassResult>;
 export const TestImageData = Type.Object({

@@ -118,6 +118,8 @@ export const Errors = {
   convertFailed: def(30033, 409, 'convertFailed'),
   shapeInvalid: def(30034, 400, 'shapeInvalid'),
   labelNotInModel: def(30035, 400, 'labelNotInModel'),
+  multiLabelInUse: def(30036, 409, 'multiLabelInUse'),
+  classModeMismatch: def(30037, 409, 'classModeMismatch'),
 
   // Trainings and jobs (4xxxx)
   ongoingTraining: def(40001, 409, 'ongoingTraining'),

@@ -15,6 +15,16 @@ export const LabelingPaths = {
   annotations: '/api/models/:modelId/images/:imageId/annotations',
   /** PUT ImageClassBody → ImageClassData: classification models, one label per image (null clears it). */
   imageClass: '/api/models/:modelId/images/:imageId/class',
+  /**
+   * PUT ImageClassesBody → ImageClassesData: multi-label classification models, the image's whole set of
+   * classes (classModeMismatch on a single-label model, and imageClass on a multi-label one).
+   */
+  imageClasses: '/api/models/:modelId/images/:imageId/classes',
+  /**
+   * PUT ClassificationModeBody → ClassificationModeData: one class per image or several. Switching to one class
+   * refuses (multiLabelInUse, naming images) while an image holds more than one.
+   */
+  classificationMode: '/api/models/:modelId/classification-mode',
   /** GET → TestResultsData: the latest test's boxes for this image (drawn dashed). */
   testResults: '/api/models/:modelId/images/:imageId/test-results',
   /** POST ConvertTestResultsBody → ImageAnnotationsData. Only images in the test split (notTestData). */
@@ -64,6 +74,37 @@ export const ImageClassData = Type.Object({
   labeled: Type.Boolean(),
 });
 export type ImageClassData = Static<typeof ImageClassData>;
+
+/**
+ * A multi-label image's classes (SPEC §2 /mark classification, multi-label): the set (order ignored, duplicates
+ * dropped), or `none` to confirm that the image shows none of the classes (a negative; it then trains with an
+ * empty set). An empty set without `none` leaves the image unlabeled, like 0 (clear) does.
+ */
+export const ImageClassesBody = Type.Object({
+  labelIds: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 }),
+  none: Type.Optional(Type.Boolean()),
+});
+export type ImageClassesBody = Static<typeof ImageClassesBody>;
+export const ImageClassesData = Type.Object({
+  imageId: Type.Integer(),
+  /** Ascending label ids. */
+  classLabelIds: Type.Array(Type.Integer()),
+  /** Confirmed "none of these" (only with an empty set). */
+  noClass: Type.Boolean(),
+  /** At least one class, or confirmed none. */
+  labeled: Type.Boolean(),
+});
+export type ImageClassesData = Static<typeof ImageClassesData>;
+
+/**
+ * Switching modes moves the classes: to multi-label each image's one class becomes its set; to single-label each
+ * set of one becomes the class, and the confirmed negatives become unlabeled (single-label has no negatives).
+ * Either way the data version rises (trainings become outdated).
+ */
+export const ClassificationModeBody = Type.Object({ multiLabel: Type.Boolean() });
+export type ClassificationModeBody = Static<typeof ClassificationModeBody>;
+export const ClassificationModeData = Type.Object({ multiLabel: Type.Boolean(), dataVersion: Type.Integer() });
+export type ClassificationModeData = Static<typeof ClassificationModeData>;
 
 /** One detection of the latest test on this image (SPEC §3 annotation box: confidence). */
 export const TestResultData = Type.Object({

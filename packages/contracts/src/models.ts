@@ -92,6 +92,11 @@ export const ModelData = Type.Object({
    * on; when the model's is higher the training is outdated (annotationChanged, 9002, on test and download).
    */
   dataVersion: Type.Integer(),
+  /**
+   * Classification only: several classes per image (multi-label) instead of one. Switched on /mark
+   * (LabelingPaths.classificationMode); false for the other types.
+   */
+  multiLabel: Type.Boolean(),
 });
 export type ModelData = Static<typeof ModelData>;
 

@@ -42,10 +42,15 @@ export function imagesRepo(db: Kysely<DB>) {
     if (q.name) out.push(() => sql<SqlBool>`images.name_key like ${likeContains(q.name!.toLowerCase())} escape '\\'`);
     if (q.labelId) {
       const labelId = q.labelId;
-      // Classification images carry their label as a column; the others through current annotation rows.
+      // Classification images carry their label as a column (or, multi-label, as image_classes rows); the others
+      // through current annotation rows.
       out.push(
         byClass
-          ? (eb) => eb('images.class_label_id', '=', labelId)
+          ? (eb) =>
+              eb.or([
+                eb('images.class_label_id', '=', labelId),
+                eb('images.id', 'in', eb.selectFrom('image_classes').select('image_classes.image_id').where('image_classes.label_id', '=', labelId)),
+              ])
           : (eb) =>
               eb(
                 'images.id',

@@ -8,7 +8,7 @@ export function labelsRepo(db: Kysely<DB>) {
   return {
     list: (modelId: number, d: Kysely<DB> = db) =>
       d.selectFrom('labels').selectAll().where('model_id', '=', modelId).orderBy('id').execute(),
-    /** Images per label: current annotations or the class label. */
+    /** Images per label: current annotations, the class label or one of the image's classes (multi-label). */
     async imageCounts(modelId: number): Promise<Map<number, number>> {
       const rows = await db
         .selectFrom('labels')
@@ -21,6 +21,9 @@ export function labelsRepo(db: Kysely<DB>) {
             .where((w) =>
               w.or([
                 w('images.class_label_id', '=', w.ref('labels.id')),
+                w.exists(
+                  w.selectFrom('image_classes').select('image_classes.image_id').whereRef('image_classes.image_id', '=', 'images.id').whereRef('image_classes.label_id', '=', 'labels.id'),
+                ),
                 w.exists(
                   w
                     .selectFrom('annotations')
@@ -59,6 +62,7 @@ export function labelsRepo(db: Kysely<DB>) {
       const touched = await trx.selectFrom('annotations').select('image_id').distinct().where('label_id', '=', id).execute();
       await trx.deleteFrom('annotations').where('label_id', '=', id).execute();
       await trx.updateTable('images').set({ class_label_id: null }).where('model_id', '=', modelId).where('class_label_id', '=', id).execute();
+      await trx.deleteFrom('image_classes').where('label_id', '=', id).execute();
       await trx.deleteFrom('labels').where('model_id', '=', modelId).where('id', '=', id).execute();
       const ids = touched.map((t) => t.image_id);
       for (let i = 0; i < ids.length; i += 500) await recount(trx, ids.slice(i, i + 500));
@@ -69,6 +73,8 @@ export function labelsRepo(db: Kysely<DB>) {
         .where('labeled', '=', 1)
         .where('annotation_count', '=', 0)
         .where('class_label_id', 'is', null)
+        .where('no_class', '=', 0)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('image_classes').select('image_classes.image_id').whereRef('image_classes.image_id', '=', 'images.id'))))
         .execute();
     },
   };
@@ -92,7 +98,19 @@ export async function recount(d: Kysely<DB>, imageIds: number[]): Promise<void> 
   await d
     .updateTable('images')
     .set((eb) => ({
-      labeled: eb.case().when(eb.or([eb('annotation_count', '>', 0), eb('class_label_id', 'is not', null)])).then(1).else(0).end(),
+      labeled: eb
+        .case()
+        .when(
+          eb.or([
+            eb('annotation_count', '>', 0),
+            eb('class_label_id', 'is not', null),
+            eb('no_class', '=', 1),
+            eb.exists(eb.selectFrom('image_classes').select('image_classes.image_id').whereRef('image_classes.image_id', '=', 'images.id')),
+          ]),
+        )
+        .then(1)
+        .else(0)
+        .end(),
     }))
     .where('id', 'in', imageIds)
     .execute();

@@ -358,6 +358,22 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0007_multi_label': {
+      async up(db: Kysely<unknown>) {
+        // Classification models: several classes per image (contracts' ClassificationModeBody).
+        await db.schema.alterTable('models').addColumn('multi_label', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        // A multi-label image's classes; single-label images keep theirs in images.class_label_id (a switch moves them).
+        await db.schema
+          .createTable('image_classes')
+          .addColumn('image_id', 'integer', (c) => c.notNull().references('images.id').onDelete('cascade'))
+          .addColumn('label_id', 'integer', (c) => c.notNull().references('labels.id').onDelete('cascade'))
+          .addPrimaryKeyConstraint('image_classes_pk', ['image_id', 'label_id'])
+          .execute();
+        await db.schema.createIndex('image_classes_label_idx').on('image_classes').columns(['label_id', 'image_id']).execute();
+        // 1: the user confirmed the image shows none of the classes (a multi-label negative, trained with an empty set).
+        await db.schema.alterTable('images').addColumn('no_class', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      },
+    },
   };
 }
 

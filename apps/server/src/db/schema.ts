@@ -120,6 +120,8 @@ export interface ModelsTable {
   parameters_updated_at: Defaulted<Millis | null>;
   /** The latest test run (like train_id for trainings). */
   test_id: Defaulted<number | null>;
+  /** Classification: 1 when an image holds a set of classes (image_classes) instead of class_label_id. */
+  multi_label: Defaulted<number>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -151,6 +153,8 @@ export interface ImagesTable {
   /** Annotations in the current version; kept with `labeled` so the gallery filters are index lookups. */
   annotation_count: Defaulted<number>;
   class_label_id: number | null;
+  /** Multi-label classification: 1 when the user confirmed the image shows none of the classes. */
+  no_class: Defaulted<number>;
   labeled: Defaulted<number>;
   annotation_version: Defaulted<number>;
   test_state: Defaulted<ImageTestState>;
@@ -328,7 +332,14 @@ export interface MeasurementSettingsTable {
   tolerances_updated_at: Millis | null;
 }
 
+/** A multi-label classification image's classes (migration 0007). */
+export interface ImageClassesTable {
+  image_id: number;
+  label_id: number;
+}
+
 export interface DB {
+  image_classes: ImageClassesTable;
   measurement_settings: MeasurementSettingsTable;
   jobs: JobsTable;
   dataset_snapshots: DatasetSnapshotsTable;

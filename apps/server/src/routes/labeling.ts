@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AnnotationsSaveBody,
+  ClassificationModeBody,
+  ClassificationModeData,
   ConvertTestResultsBody,
   GuideSeenBody,
   GuidesData,
   ImageAnnotationsData,
   ImageClassBody,
   ImageClassData,
+  ImageClassesBody,
+  ImageClassesData,
   ImageParams,
   LabelingPaths,
   LabelingSettingsBody,
@@ -19,7 +23,7 @@ import { requireUser, userOf } from '../http/auth-hooks.js';
 import type { Deps } from '../services/deps.js';
 import { ownModel } from '../services/models.js';
 import { saveAnnotations } from '../services/labeling/annotations.js';
-import { setImageClass } from '../services/labeling/image-class.js';
+import { setClassificationMode, setImageClass, setImageClasses } from '../services/labeling/image-class.js';
 import { convertTestResults, testResults } from '../services/labeling/test-results.js';
 import { labelingSettings, updateLabelingSettings } from '../services/labeling/settings.js';
 import { guidesSeen, markGuideSeen } from '../services/labeling/guides.js';
@@ -41,6 +45,16 @@ export function labelingRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     );
     app.put(LabelingPaths.imageClass, { schema: { tags, params: ImageParams, body: ImageClassBody, response: responses(ImageClassData) }, preHandler }, async (req) =>
       ok(await setImageClass(deps, await model(req), req.params.imageId, req.body.labelId)),
+    );
+    app.put(
+      LabelingPaths.imageClasses,
+      { schema: { tags, params: ImageParams, body: ImageClassesBody, response: responses(ImageClassesData) }, preHandler },
+      async (req) => ok(await setImageClasses(deps, await model(req), req.params.imageId, req.body)),
+    );
+    app.put(
+      LabelingPaths.classificationMode,
+      { schema: { tags, params: ModelParams, body: ClassificationModeBody, response: responses(ClassificationModeData) }, preHandler },
+      async (req) => ok(await setClassificationMode(deps, await model(req), req.body.multiLabel)),
     );
     app.get(LabelingPaths.testResults, { schema: { tags, params: ImageParams, response: responses(TestResultsData) }, preHandler }, async (req) =>
       ok(await testResults(deps, await model(req), req.params.imageId)),

@@ -5,7 +5,7 @@ import type { Job } from '../db/jobs.js';
 import type { Image } from '../db/images.js';
 import type { TestRunRow } from '../db/test-runs.js';
 import type { Deps } from '../services/deps.js';
-import { cocoManifest, type CocoCategory, type CocoManifest } from '../services/training/snapshot.js';
+import { cocoManifest, labeledClassSets, type CocoCategory, type CocoManifest } from '../services/training/snapshot.js';
 import { publishProgress, setTestStatus, STOPPED_REASON, TEST_SHUTDOWN_REASON } from '../services/testing/state.js';
 import { recordResults, type EngineResult, type PreparedTest } from '../services/testing/record.js';
 import { engineEnv, runEngine, type EngineEvent } from './engine.js';
@@ -41,7 +41,9 @@ async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<Pr
   const classify = training.task === 'classify';
   // A classification's ground truth is each image's class; the other tasks' the images' shapes.
   const annotations = classify ? [] : await deps.annotations.current(images.map((i) => i.id));
-  const { manifest, blobs } = cocoManifest(images, annotations, categories, { classes: classify });
+  // A multi-label training (its manifest's images carry category_ids) compares class sets.
+  const classSets = classify && trained.images.some((i) => i.category_ids) ? await labeledClassSets(deps, run.model_id, images) : undefined;
+  const { manifest, blobs } = cocoManifest(images, annotations, categories, { classes: classify, classSets });
 
   const imagesDir = path.join(workDir, 'images');
   await fs.promises.mkdir(imagesDir, { recursive: true });
@@ -56,7 +58,7 @@ async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<Pr
   const settings = JSON.parse(run.settings) as TestSettings;
   const spec = { model: 'best.pt', data: 'test.json', images: 'images', out: 'predictions.json', test: settings };
   await fs.promises.writeFile(path.join(workDir, 'job.json'), JSON.stringify(spec, null, 1));
-  return { images, annotations, categories, task: training.task };
+  return { images, annotations, categories, task: training.task, ...(classSets ? { classSets } : {}) };
 }
 
 /**

@@ -38,6 +38,7 @@ export function modelView(row: ModelRow): ModelData {
     belowRecommendedImages: total < Limits.imagesRecommended,
     recommendedImages: Limits.imagesRecommended,
     dataVersion: row.data_version,
+    multiLabel: row.type === 'classification' && row.multi_label === 1,
   };
 }
 

@@ -1,6 +1,7 @@
 import { Limits, type Geometry, type ImageAnnotationsData, type ImageData, type ImageListData, type ImageListQuery } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import type { Image } from '../../db/images.js';
+import { classSets } from '../../db/image-classes.js';
 import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 import { removeBlobsIfUnused } from './blob-cleanup.js';
@@ -32,7 +33,12 @@ export function imageView(img: Image): ImageData {
 export async function listImages(deps: Deps, model: Model, q: ImageListQuery): Promise<ImageListData> {
   const pageSize = Math.min(q.pageSize ?? Limits.imageListPageSize, Limits.imageListPageMax);
   const { items, total } = await deps.images.list(model.id, q, pageSize, model.type === 'classification');
-  return { items: items.map(imageView), total, nextAfter: items.length === pageSize ? items[items.length - 1]!.id : null };
+  const views = items.map(imageView);
+  if (model.type === 'classification' && model.multi_label === 1) {
+    const sets = await classSets(deps.db, items.map((i) => i.id));
+    items.forEach((img, k) => Object.assign(views[k]!, { classLabelIds: sets.get(img.id) ?? [], noClass: img.no_class === 1 }));
+  }
+  return { items: views, total, nextAfter: items.length === pageSize ? items[items.length - 1]!.id : null };
 }
 
 export async function deleteImages(deps: Deps, model: Model, ids: number[]): Promise<number> {

@@ -23,6 +23,8 @@ export interface EngineResult {
   /** OCR: the line read, and the recognizer's confidence in it. */
   text?: string;
   text_score?: number;
+  /** classify, multi-label: the classes whose probability reaches the test's conf (no category_id/score then). */
+  category_ids?: number[];
 }
 
 /** What a test job gave the engine: the images, their ground truth and the categories the weights know. */
@@ -31,6 +33,8 @@ export interface PreparedTest {
   annotations: { id: number; image_id: number; label_id: number; geometry: string }[];
   categories: CocoCategory[];
   task: TrainingTask;
+  /** Multi-label classification: each labeled image's true classes (label ids; [] a confirmed negative). */
+  classSets?: ReadonlyMap<number, readonly number[]>;
 }
 
 /** One image's result: shapes matched against the ground truth, or its class, and the counts. */
@@ -119,10 +123,53 @@ function classOutcome(r: EngineResult | undefined, truthLabelId: number | null, 
   };
 }
 
+/**
+ * A multi-label classification image: the classes predicted (probability ≥ the test's conf) against its true
+ * set, counted per class: predicted and true a true positive, predicted only a false positive, true only a false
+ * negative. Correct is an exact set match (null without a true set). labelId/confidence are the most probable class.
+ */
+function classSetOutcome(r: EngineResult | undefined, truth: readonly number[] | null, categories: CocoCategory[]): ImageOutcome {
+  const labelOf = new Map(categories.map((c) => [c.id, c.labelId]));
+  const predicted = r ? [...new Set((r.category_ids ?? []).flatMap((id) => labelOf.get(id) ?? []))].sort((a, b) => a - b) : null;
+  const scores = Object.fromEntries(categories.map((c) => [String(c.labelId), r?.scores?.[c.name] ?? 0]));
+  const top = categories.reduce<CocoCategory | null>((best, c) => (best === null || scores[String(c.labelId)]! > scores[String(best.labelId)]! ? c : best), null);
+  const classification: ClassResult | null =
+    predicted && top
+      ? {
+          labelId: top.labelId,
+          confidence: scores[String(top.labelId)]!,
+          scores,
+          truthLabelId: null,
+          correct: truth === null ? null : truth.length === predicted.length && truth.every((l, i) => predicted[i] === l),
+          multiLabel: true,
+          labelIds: predicted,
+          truthLabelIds: truth ? [...truth] : null,
+        }
+      : null;
+  const said = new Set(predicted ?? []);
+  const real = new Set(truth ?? []);
+  // Without a true set nothing is counted, as for an unlabeled single-label image.
+  const tp = truth === null ? 0 : [...said].filter((l) => real.has(l)).length;
+  const fp = truth === null ? 0 : [...said].filter((l) => !real.has(l)).length;
+  const fn = [...real].filter((l) => !said.has(l)).length;
+  return { predictions: [], groundTruth: [], classification, tp, fp, fn };
+}
+
 /** Every image's outcome from the engine's predictions, by the training's task. */
 export function outcomes(prepared: PreparedTest, found: EngineResult[]): Map<number, ImageOutcome> {
   const labelOf = new Map(prepared.categories.map((c) => [c.id, c.labelId]));
   const known = new Set(labelOf.values());
+  if (prepared.task === 'classify' && prepared.classSets) {
+    const sets = prepared.classSets;
+    const byImage = new Map(found.map((r) => [r.image_id, r]));
+    return new Map(
+      prepared.images.map((img) => {
+        const set = sets.get(img.id);
+        const truth = set ? set.filter((l) => known.has(l)) : null;
+        return [img.id, classSetOutcome(byImage.get(img.id), truth, prepared.categories)];
+      }),
+    );
+  }
   if (prepared.task === 'classify') {
     const byImage = new Map(found.map((r) => [r.image_id, r]));
     return new Map(

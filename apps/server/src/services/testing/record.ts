@@ -48,7 +48,8 @@ export async function recordResults(deps: Deps, run: TestRunRow, prepared: Prepa
       totals.fn += m.fn;
       const detail: TestImageDetail = { predictions: m.predictions, groundTruth: m.groundTruth, classification: m.classification };
       // A classified image has one result, its class: the gallery's "tested with results".
-      const count = m.classification ? 1 : m.predictions.length;
+      // A multi-label image counts the classes it was given (none: tested without a result).
+      const count = m.classification ? (m.classification.labelIds?.length ?? 1) : m.predictions.length;
       await deps.testRuns.saveImage(trx, run.id, imageId, { predictions: count, tp: m.tp, fp: m.fp, fn: m.fn, detail: JSON.stringify(detail) });
       const same = byCount.get(count);
       if (same) same.push(imageId);

@@ -3,6 +3,7 @@ import type { Geometry, Split } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import type { Image } from '../../db/images.js';
 import type { Model } from '../../db/models.js';
+import { modelClassSets } from '../../db/image-classes.js';
 import type { Deps } from '../deps.js';
 import { boundsOf, round, toExportable } from '../formats/types.js';
 
@@ -10,8 +11,11 @@ import { boundsOf, round, toExportable } from '../formats/types.js';
 const ENGINE_SPLIT: Record<Exclude<Split, 'none'>, string> = { train: 'train', valid: 'val', test: 'test' };
 
 export interface CocoManifest {
-  /** `split` is absent for an image in no split (one chosen for a test); `category_id` is a classification image's class. */
-  images: { id: number; file_name: string; width: number; height: number; split?: string; category_id?: number }[];
+  /**
+   * `split` is absent for an image in no split (one chosen for a test); `category_id` is a classification image's
+   * class, `category_ids` a multi-label one's classes (possibly none).
+   */
+  images: { id: number; file_name: string; width: number; height: number; split?: string; category_id?: number; category_ids?: number[] }[];
   categories: { id: number; name: string }[];
   annotations: { id: number; image_id: number; category_id: number; bbox: number[]; area: number; iscrowd: 0; segmentation: number[][]; rbox?: number[]; text?: string }[];
 }
@@ -37,13 +41,19 @@ export interface FrozenDataset {
 export async function freezeDataset(deps: Deps, model: Model): Promise<FrozenDataset> {
   const all = await deps.images.all(model.id);
   const classify = model.type === 'classification';
-  const labeled = all.filter((i) => (classify ? i.class_label_id !== null : i.labeled === 1));
+  // Multi-label: an image is labeled by its set of classes, or as a confirmed negative (an empty set).
+  const sets = classify && model.multi_label === 1 ? await labeledClassSets(deps, model.id, all) : null;
+  const labeled = all.filter((i) => (sets ? sets.has(i.id) : classify ? i.class_label_id !== null : i.labeled === 1));
   if (labeled.length === 0) fail('noLabeledImages');
   const images = labeled.filter((i) => i.split !== 'none');
   const annotations = classify ? [] : await deps.annotations.current(images.map((i) => i.id));
   const labels = await deps.labels.list(model.id);
   // What makes an image count for a label: its class, or a shape of that label.
-  const uses = classify ? images.map((i) => ({ image_id: i.id, label_id: i.class_label_id! })) : annotations;
+  const uses = sets
+    ? images.flatMap((i) => sets.get(i.id)!.map((label_id) => ({ image_id: i.id, label_id })))
+    : classify
+      ? images.map((i) => ({ image_id: i.id, label_id: i.class_label_id! }))
+      : annotations;
 
   const splitOf = new Map(images.map((i) => [i.id, i.split as Exclude<Split, 'none'>]));
   const perLabel = new Map<number, { train: Set<number>; valid: Set<number> }>();
@@ -60,10 +70,11 @@ export async function freezeDataset(deps: Deps, model: Model): Promise<FrozenDat
     const s = perLabel.get(l.id)!;
     if (s.train.size === 0 || s.valid.size === 0) fail('labelNeedsTrainValid', { label: l.name, train: s.train.size, valid: s.valid.size });
   }
-  // A single-label classifier with one class has nothing to tell apart (the engine refuses it too, later).
-  if (classify && used.length < 2) fail('classesTooFew', { count: used.length });
+  // A single-label classifier with one class has nothing to tell apart (the engine refuses it too, later); a
+  // multi-label one may learn a single class against the images without it.
+  if (classify && !sets && used.length < 2) fail('classesTooFew', { count: used.length });
 
-  const { manifest, blobs, hasRotated } = cocoManifest(images, annotations, used.map((l, i) => ({ id: i + 1, name: l.name, labelId: l.id })), { classes: classify });
+  const { manifest, blobs, hasRotated } = cocoManifest(images, annotations, used.map((l, i) => ({ id: i + 1, name: l.name, labelId: l.id })), { classes: classify, classSets: sets ?? undefined });
   const json = Buffer.from(JSON.stringify(manifest));
   const splits: Record<string, number> = { train: 0, valid: 0, test: 0 };
   for (const img of images) splits[img.split] = (splits[img.split] ?? 0) + 1;
@@ -75,6 +86,16 @@ export async function freezeDataset(deps: Deps, model: Model): Promise<FrozenDat
     hasRotated,
     counts: { images: images.length, total: all.length, labels: used.length, annotations: annotations.length, splits },
   };
+}
+
+/**
+ * A multi-label model's labeled images and their classes (ascending label ids): those with at least one class,
+ * and confirmed negatives with none. Unlabeled images are absent.
+ */
+export async function labeledClassSets(deps: Deps, modelId: number, images: readonly Image[]): Promise<Map<number, number[]>> {
+  const sets = await modelClassSets(deps.db, modelId);
+  for (const i of images) if (i.no_class === 1 && !sets.has(i.id)) sets.set(i.id, []);
+  return sets;
 }
 
 /** Shoelace area of a simple polygon. */
@@ -97,14 +118,15 @@ export interface CocoCategory {
 /**
  * The engine's COCO manifest of `images` with their `annotations` (current rows): images named by blob hash,
  * each shape as its bbox, polygon and rotated box; annotations of labels outside `categories` are left out.
- * With `classes`, each image whose class is a category carries it as `category_id` (classification).
+ * With `classes`, each image whose class is a category carries it as `category_id` (classification); with
+ * `classSets` (multi-label), each image in it carries its classes that are categories as `category_ids`.
  * Trainings freeze it; tests write one with the training's categories as ground truth.
  */
 export function cocoManifest(
   images: readonly Image[],
   annotations: readonly { id: number; image_id: number; label_id: number; geometry: string }[],
   categories: readonly CocoCategory[],
-  opts: { classes?: boolean } = {},
+  opts: { classes?: boolean; classSets?: ReadonlyMap<number, readonly number[]> } = {},
 ): { manifest: CocoManifest; blobs: Record<string, string>; hasRotated: boolean } {
   const category = new Map(categories.map((c) => [c.labelId, c.id]));
   const blobs: Record<string, string> = {};
@@ -112,7 +134,8 @@ export function cocoManifest(
     images: images.map((img) => {
       const file = `${img.sha256}.${img.kind}`;
       blobs[file] = img.sha256;
-      const cls = opts.classes && img.class_label_id !== null ? category.get(img.class_label_id) : undefined;
+      const cls = opts.classes && !opts.classSets && img.class_label_id !== null ? category.get(img.class_label_id) : undefined;
+      const set = opts.classSets?.get(img.id);
       return {
         id: img.id,
         file_name: file,
@@ -120,6 +143,7 @@ export function cocoManifest(
         height: img.height,
         ...(img.split !== 'none' ? { split: ENGINE_SPLIT[img.split] } : {}),
         ...(cls !== undefined ? { category_id: cls } : {}),
+        ...(set ? { category_ids: set.flatMap((l) => category.get(l) ?? []) } : {}),
       };
     }),
     categories: categories.map((c) => ({ id: c.id, name: c.name })),
