@@ -180,6 +180,22 @@ describe('several classes per image: the option and the labels', () => {
   });
 });
 
+describe('auto split of a multi-label model', () => {
+  it('counts each image for every class it holds, so each class gets training and validation images', async () => {
+    const m = await multiModel(8);
+    await mode(m.model.id, true);
+    for (const [i, id] of m.images.entries()) await setClasses(m.model.id, id, shapesOf(i).map((n) => m.labels[n]), shapesOf(i).length === 0);
+    const r = await call(t.app, 'POST', `/api/models/${m.model.id}/images/auto-split`, { confirm: true, ratios: { train: 0.5, valid: 0.5, test: 0 } }, { token });
+    expect(r.code, r.message).toBe(0);
+    const g = await gallery(m.model.id);
+    for (const name of NAMES) {
+      const splits = [...g.values()].filter((i) => i.classLabelIds!.includes(m.labels[name])).map((i) => i.split);
+      expect(splits, name).toContain('train');
+      expect(splits, name).toContain('valid');
+    }
+  });
+});
+
 describe('a multi-label model on the real engine', () => {
   const COUNT = 32;
   let m: Multi;

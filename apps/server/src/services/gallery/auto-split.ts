@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { AutoSplitBody, AutoSplitData, Split } from '@loupe/contracts';
 import { fail } from '../../errors.js';
+import { classSets } from '../../db/image-classes.js';
 import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 
@@ -37,6 +38,8 @@ export async function autoSplit(deps: Deps, model: Model, body: AutoSplitBody): 
   };
   const ids = new Set(images.map((i) => i.id));
   for (const img of images) if (img.class_label_id !== null) add(img.id, img.class_label_id);
+  // A multi-label image counts for each of its classes.
+  if (model.multi_label === 1) for (const [id, set] of await classSets(deps.db, [...ids])) for (const l of set) add(id, l);
   for (const a of await deps.annotations.current([...ids])) add(a.image_id, a.label_id);
   const labels = await deps.labels.list(model.id);
   const byCount = labels.map((l) => ({ label: l, images: [...(labelsOf.get(l.id) ?? [])] })).sort((a, b) => a.images.length - b.images.length);
