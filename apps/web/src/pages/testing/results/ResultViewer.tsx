@@ -5,7 +5,7 @@ import type { ClassResult, TestImageData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { stepPath } from '@/routes/steps';
 import { BoxOverlay } from './BoxOverlay';
-import { topScores } from './classResult';
+import { classSetsOf, topScores } from './classResult';
 import { ClassResultLine } from './ClassResultLine';
 import { textOf, UNKNOWN_LABEL_COLOR, type LabelLook, type OverlayStyle } from './overlayGeometry';
 
@@ -48,6 +48,7 @@ const VERDICT_COLOR: Record<Row['verdict'], string> = { tp: 'success', fp: 'erro
 function ClassScores({ imageId, result, labels }: { imageId: number; result: ClassResult; labels: ReadonlyMap<number, LabelLook> }) {
   const { t } = useTranslation('testing');
   const top = topScores(result, labels, VIEWER_TOP_CLASSES);
+  const own = classSetsOf(result)?.truth ?? (result.truthLabelId === null ? [] : [result.truthLabelId]);
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       <ClassResultLine imageId={imageId} result={result} labels={labels} />
@@ -56,7 +57,7 @@ function ClassScores({ imageId, result, labels }: { imageId: number; result: Cla
         {top.map((s) => (
           <div key={s.labelId} className="loupe-test-score" data-testid="test-viewer-score" data-label-id={s.labelId} data-score={s.score}>
             <Tag color={s.color}>{s.name}</Tag>
-            {s.labelId === result.truthLabelId && <Typography.Text type="secondary">{t('classes.ownClass')}</Typography.Text>}
+            {own.includes(s.labelId) && <Typography.Text type="secondary">{t('classes.ownClass')}</Typography.Text>}
             <Progress percent={Number((s.score * 100).toFixed(1))} size="small" strokeColor={s.color} format={(p) => `${(p ?? 0).toFixed(1)} %`} />
           </div>
         ))}

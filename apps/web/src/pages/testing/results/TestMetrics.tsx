@@ -32,6 +32,10 @@ export function groundTruthMetrics(task: Task, m: RunMetrics, run: Pick<TestRunD
     ['fn', 'fn', run.fn],
   ];
   const detection: [string, string, string | number][] = [...prf, ['map50', 'mAP50', pct(m.mAP50)], ['map50-95', 'mAP50_95', pct(m.mAP50_95)], ...counts];
+  if (task === 'classify' && m.top1 === null && m.exactMatch !== null) {
+    // Multi-label: an image is right when its predicted set of classes is its true set.
+    return [['exact-match', 'exactMatch', pct(m.exactMatch)], ['map', 'mAP', pct(m.mAP)], ...prf, ['correct', 'correct', run.tp], ['wrong', 'wrong', run.fp]];
+  }
   if (task === 'classify') {
     return [
       ['top1', 'top1', pct(m.top1)],

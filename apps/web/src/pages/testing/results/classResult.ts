@@ -12,6 +12,17 @@ export function classVerdict(c: Pick<ClassResult, 'correct'> | null): ClassVerdi
   return c.correct ? 'right' : 'wrong';
 }
 
+/**
+ * A multi-label run's sets (contracts ClassResult `multiLabel`): the classes whose probability reached the
+ * test's confidence, and the image's own classes (null: not labelled; [] a confirmed "none of these"). Null for
+ * a single-label run. Read loosely: single-label results carry none of these fields.
+ */
+export function classSetsOf(c: ClassResult): { predicted: number[]; truth: number[] | null } | null {
+  const m = c as ClassResult & { multiLabel?: boolean; labelIds?: number[]; truthLabelIds?: number[] | null };
+  if (!m.multiLabel) return null;
+  return { predicted: m.labelIds ?? [], truth: m.truthLabelIds ?? null };
+}
+
 export interface ClassScore extends LabelLook {
   labelId: number;
   score: number;

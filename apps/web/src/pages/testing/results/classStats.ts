@@ -79,9 +79,11 @@ export interface RunMetrics {
   f1: number | null;
   mAP50: number | null;
   mAP50_95: number | null;
-  /** Classification. */
+  /** Classification: single-label top-1 (top-5); multi-label exact-match accuracy and mAP over the classes. */
   top1: number | null;
   top5: number | null;
+  exactMatch: number | null;
+  mAP: number | null;
   /** Segmentation. */
   mIoU: number | null;
   dice: number | null;
@@ -107,6 +109,8 @@ export function runMetrics(summary: Summary): RunMetrics {
     mAP50_95: num(s.mAP50_95),
     top1: num(s.top1),
     top5: num(s.top5),
+    exactMatch: s.multi_label === true ? num(s.accuracy) : null,
+    mAP: num(s.mAP),
     mIoU: num(s.mIoU),
     dice: num(s.dice),
     pixelAccuracy: num(s.pixel_accuracy),
@@ -121,4 +125,5 @@ export function runMetrics(summary: Summary): RunMetrics {
   };
 }
 
-export const hasGroundTruth = (m: RunMetrics) => m.precision !== null || m.mAP50 !== null || m.top1 !== null || m.mIoU !== null || m.charAcc !== null;
+export const hasGroundTruth = (m: RunMetrics) =>
+  m.precision !== null || m.mAP50 !== null || m.top1 !== null || m.exactMatch !== null || m.mIoU !== null || m.charAcc !== null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classVerdict, topScores } from '../results/classResult';
+import type { ClassResult } from '@loupe/contracts';
+import { classSetsOf, classVerdict, topScores } from '../results/classResult';
 
 const labels = new Map([
   [1, { name: 'disc', color: '#ff0000' }],
@@ -24,5 +25,13 @@ describe('classification results', () => {
     ]);
     expect(topScores({ scores }, labels).at(-1)).toEqual({ labelId: 7, score: 0.1, name: '#7', color: '#8c8c8c' });
     expect(topScores({ scores: {} }, labels)).toEqual([]);
+  });
+
+  it('reads a multi-label run’s predicted and true sets, and nothing of a single-label one', () => {
+    const single: ClassResult = { labelId: 1, confidence: 0.9, scores: { '1': 0.9, '2': 0.1 }, truthLabelId: 1, correct: true };
+    expect(classSetsOf(single)).toBeNull();
+    const multi = { ...single, truthLabelId: null, correct: false, multiLabel: true, labelIds: [1, 3], truthLabelIds: [1] };
+    expect(classSetsOf(multi)).toEqual({ predicted: [1, 3], truth: [1] });
+    expect(classSetsOf({ ...multi, labelIds: undefined, truthLabelIds: undefined })).toEqual({ predicted: [], truth: null });
   });
 });

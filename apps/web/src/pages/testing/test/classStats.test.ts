@@ -79,6 +79,8 @@ describe('groundTruthMetrics', () => {
       'top1=83.3 %', 'precision=87.5 %', 'recall=83.3 %', 'f1=82.9 %', 'correct=5', 'wrong=1',
     ]);
     expect(ids('classify', { top1: 0.5, top5: 0.9 }).slice(0, 2)).toEqual(['top1=50.0 %', 'top5=90.0 %']);
+    // Multi-label: exact-match accuracy and mAP instead of top-1.
+    expect(ids('classify', { multi_label: true, accuracy: 0.4, mAP: 0.7, precision: 0.8, recall: 0.6, f1: 0.69 }).slice(0, 3)).toEqual(['exact-match=40.0 %', 'map=70.0 %', 'precision=80.0 %']);
     expect(ids('segment', { mIoU: 0.61, dice: 0.75, pixel_accuracy: 0.97, precision: 0.8, recall: 0.7 })).toEqual([
       'miou=61.0 %', 'dice=75.0 %', 'pixel-accuracy=97.0 %', 'precision=80.0 %', 'recall=70.0 %', 'tp=5', 'fp=1', 'fn=1',
     ]);

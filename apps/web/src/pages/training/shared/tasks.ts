@@ -35,7 +35,8 @@ export const HEADLINE: Record<Task, string> = { detect: 'mAP50', obb: 'mAP50', c
 export const METRIC_CURVES: Record<Task, readonly string[]> = {
   detect: ['mAP50', 'mAP50_95', 'precision', 'recall'],
   obb: ['mAP50', 'mAP50_95', 'precision', 'recall'],
-  classify: ['top1', 'top5', 'precision', 'recall'],
+  // Single-label top-1 (top-5 with more than 5 classes); multi-label mAP instead.
+  classify: ['top1', 'top5', 'mAP', 'precision', 'recall'],
   segment: ['mIoU', 'dice', 'pixel_accuracy'],
   ocr: ['char_acc', 'line_acc', 'ned', 'mAP50'],
 };
@@ -72,10 +73,13 @@ const DETECTION_FIELDS = [f('mAP50', 'mAP50'), f('mAP50_95', 'mAP50_95')];
 export const TASK_FIELDS: Record<Task, readonly TaskField[]> = {
   detect: DETECTION_FIELDS,
   obb: DETECTION_FIELDS,
-  classify: [f('top1', 'top1'), f('top5', 'top5')],
+  classify: [f('top1', 'top1'), f('top5', 'top5'), f('mAP', 'mAP')],
   segment: [f('mIoU', 'mIoU'), f('dice', 'dice'), f('pixelAccuracy', 'pixel_accuracy')],
   ocr: [f('charAcc', 'char_acc'), f('lineAcc', 'line_acc'), f('ned', 'ned', 'fixed3'), ...DETECTION_FIELDS],
 };
 
-/** Fields a task reports only sometimes (top-5 needs more than 5 classes): left out when the summary lacks them. */
-export const OPTIONAL_FIELDS: readonly string[] = ['top5'];
+/**
+ * Fields a task reports only sometimes, left out when the summary lacks them: top-5 needs more than 5 classes;
+ * a multi-label classifier reports mAP instead of top-1.
+ */
+export const OPTIONAL_FIELDS: readonly string[] = ['top1', 'top5', 'mAP'];
