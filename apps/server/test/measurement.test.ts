@@ -221,6 +221,15 @@ describe('calibration and tolerances', () => {
     const cleared = await del<TolerancesData>(t.app, tolerancesUrl(modelId));
     expect(cleared.data.tolerances).toBeNull();
   });
+
+  it('golden samples need labeled images of the model and a margin of 0 to 100 %', async () => {
+    const golden = `/api/models/${modelId}/measurement/golden`;
+    expect((await call(t.app, 'POST', golden, { imageIds: [imageId], marginPct: 5 }, { token })).code).toBe(8001);
+    expect((await call(t.app, 'POST', golden, { imageIds: [imageId + 1000], marginPct: 5 }, { token })).code).toBe(8001);
+    const r = await call(t.app, 'POST', golden, { imageIds: [imageId], marginPct: 150 }, { token, lang: 'en' });
+    expect([r.status, r.code, r.message]).toEqual([400, 20001, 'Invalid value for Margin (%): out of range']);
+    expect((await call(t.app, 'POST', golden, { imageIds: [], marginPct: 5 }, { token })).code).toBe(20001);
+  });
 });
 
 const SEG = { model: 'p', imgsz: 64, epochs: 4, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 5, optimizer: 'AdamW', lr0: 0.01 };
