@@ -119,6 +119,7 @@ test('classification: class folders, a short training, top-1 and per-class figur
       expect(Number(await accuracy.getAttribute('data-value'))).toBe(training.summary!.top1);
       await expect(page.getByTestId('train-versions').locator('th').filter({ hasText: 'Accuracy (top-1)' })).toHaveCount(1);
       await expect(page.getByTestId('train-accuracy-trend')).toHaveAttribute('data-series', 'top1');
+      await snap(page, testInfo, 'trained');
       await expect(page.getByTestId('train-accuracy-trend')).toHaveAttribute('data-points', '1');
     });
 
@@ -132,6 +133,7 @@ test('classification: class folders, a short training, top-1 and per-class figur
       await expect(page.getByTestId('model-class-pr')).toHaveAttribute('data-series', 'precision recall');
       await expect(page.getByTestId('model-confusion')).toHaveAttribute('data-points', String(SHAPES.length));
       await expect(page.getByTestId('model-pr-curve')).toHaveCount(0);
+      await snap(page, testInfo, 'model');
     });
 
     await test.step('/test on the test split: each card shows its class against the true one; metrics and filters', async () => {

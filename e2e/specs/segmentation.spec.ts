@@ -97,6 +97,7 @@ test('segmentation: polygons from a LabelMe ZIP, a short training, mIoU and IoU 
       expect(Number(await accuracy.getAttribute('data-value'))).toBe(training.summary!.mIoU);
       await expect(page.getByTestId('train-versions').locator('th').filter({ hasText: 'Accuracy (mIoU)' })).toHaveCount(1);
       await expect(page.getByTestId('train-accuracy-trend')).toHaveAttribute('data-series', 'mIoU');
+      await snap(page, testInfo, 'trained');
     });
 
     await test.step('/model: mIoU, Dice, pixel accuracy and the IoU of each class', async () => {
@@ -113,6 +114,7 @@ test('segmentation: polygons from a LabelMe ZIP, a short training, mIoU and IoU 
       await expect(page.getByTestId('model-class-iou')).toHaveAttribute('data-points', String(SHAPES.length));
       await expect(page.getByTestId('model-class-iou')).toHaveAttribute('data-series', 'iou dice');
       await expect(page.getByTestId('model-confusion')).toHaveCount(0);
+      await snap(page, testInfo, 'model');
     });
 
     await test.step('/test on the test split: predicted masks filled in their label colour, annotations outlined', async () => {
