@@ -14,11 +14,17 @@ import { PageState } from '../shared/PageState';
 import { useNotice } from '../shared/useNotice';
 import { digitOf, directionOf, useShortcutKeys } from '../shared/useShortcutKeys';
 import { ClassPanel } from './ClassPanel';
+import { ClassModeSwitch } from './ClassModeSwitch';
+import { ClassSetPanel } from './ClassSetPanel';
+import { useMultiLabel } from './classModeApi';
+import { classSetKey, classSetOf, EMPTY_SET, sameSet, toggleClass, toggleNone, type ClassSet } from './classSet';
 import { useClassAssign } from './useClassAssign';
+import { useClassSetAssign } from './useClassSetAssign';
 
 /**
  * /mark for classification models: one class per image. Clicking a label or pressing 1–9 sets the class and opens
- * the next image; 0 or Clear removes it.
+ * the next image; 0 or Clear removes it. With "several classes per image" (the model's multiLabel, switched
+ * here) a click or 1–9 toggles a class, N confirms "none of these", 0 clears, and Enter or → opens the next image.
  */
 export function ClassifyPage({ modelId }: { modelId: string }) {
   const { t } = useTranslation('mark');
@@ -28,7 +34,10 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
   const labels = useLabels(modelId);
   const nav = useImageNavigator(modelId, useStartImageId(), showError);
   useSyncImageId(nav.image?.id);
-  const { assign, retry, status } = useClassAssign(modelId, nav.replaceImage);
+  const single = useClassAssign(modelId, nav.replaceImage);
+  const multi = useClassSetAssign(modelId, nav.replaceImage);
+  const { multiLabel, loaded } = useMultiLabel(modelId);
+  const { assign, retry, status } = multiLabel ? { ...single, retry: multi.retry, status: multi.status } : single;
   const items = labels.data ?? [];
 
   const { go, image, index, moving } = nav;
@@ -51,8 +60,29 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
     [assign, image, index, moving, stepTo],
   );
 
+  const assignSet = multi.assign;
+  const set = image && multiLabel ? classSetOf(image) : EMPTY_SET;
+  const change = useCallback(
+    (next: ClassSet) => {
+      if (!image || moving || sameSet(classSetOf(image), next)) return;
+      assignSet({ image, index }, next);
+    },
+    [assignSet, image, index, moving],
+  );
+
   useShortcutKeys((event) => {
     if (guide.open) return false;
+    if (multiLabel) {
+      const action = classSetKey(event.key, LabelingLimits.labelShortcutCount);
+      if (action?.kind === 'toggle') {
+        const label = items[action.shortcut - 1];
+        if (label) change(toggleClass(set, label.id));
+        else notice('selectLabelFirst');
+      } else if (action?.kind === 'clear') change(EMPTY_SET);
+      else if (action?.kind === 'none') change(toggleNone(set));
+      else if (action?.kind === 'next') stepTo(1);
+      if (action) return true;
+    }
     const digit = digitOf(event);
     if (digit === 0) return classify(null), true;
     if (digit !== null && digit <= LabelingLimits.labelShortcutCount) {
@@ -68,12 +98,13 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
   });
 
   return (
-    <div className="loupe-mark" data-testid="mark-page" data-kind="classification">
+    <div className="loupe-mark" data-testid="mark-page" data-kind="classification" data-multi-label={multiLabel}>
       <Space className="loupe-mark-header" wrap>
         <Typography.Title level={4} style={{ margin: 0 }}>
           {t('title.classification')}
         </Typography.Title>
         <SaveStatusView status={status} onRetry={retry} />
+        <ClassModeSwitch modelId={modelId} multiLabel={multiLabel} disabled={!loaded || status === 'saving'} onSwitched={nav.reload} />
         <HelpButton onClick={guide.show} />
       </Space>
       <Row gutter={12}>
@@ -91,13 +122,20 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
         </Col>
         <Col xs={24} lg={6}>
           <Card size="small" title={t('classify.title')} data-testid="mark-labels">
-            <ClassPanel
-              modelId={modelId}
-              labels={items}
-              classLabelId={image?.classLabelId ?? null}
-              disabled={!image}
-              onAssign={classify}
-            />
+            {multiLabel ? (
+              <ClassSetPanel
+                modelId={modelId}
+                labels={items}
+                set={set}
+                disabled={!image}
+                onToggle={(labelId) => change(toggleClass(set, labelId))}
+                onNone={() => change(toggleNone(set))}
+                onClear={() => change(EMPTY_SET)}
+                onNext={() => stepTo(1)}
+              />
+            ) : (
+              <ClassPanel modelId={modelId} labels={items} classLabelId={image?.classLabelId ?? null} disabled={!image} onAssign={classify} />
+            )}
           </Card>
         </Col>
       </Row>

@@ -23,6 +23,7 @@ export function model(patch: Partial<ModelData> = {}): ModelData {
     belowRecommendedImages: true,
     recommendedImages: 30,
     dataVersion: 0,
+    multiLabel: false,
     ...patch,
   };
 }
