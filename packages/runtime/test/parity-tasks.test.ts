@@ -16,10 +16,13 @@ const engine = (cwd: string, ...args: string[]) => run(PY, ["-m", "loupe_engine"
 
 interface Img { id: number; w: number; h: number; rgb: Uint8Array }
 
-/** Draw the engine's shape dataset, train a tiny model of `task`, export it at 64×64 and test it with the engine. */
-async function prepare(task: "classify" | "segment", testArgs: string[]): Promise<{ dir: string; images: Img[] }> {
-  const dir = join(work, task);
-  await run(PY, [join(ROOT, "engine/tests/shapes.py"), dir, task, "--n", "16", "--size", "64"], { env });
+/**
+ * Draw the engine's shape dataset (`shapes`: its kind, e.g. multi for multi-label classification), train a tiny
+ * model of `task`, export it at 64×64 and test it with the engine.
+ */
+async function prepare(task: "classify" | "segment", testArgs: string[], shapes: string = task): Promise<{ dir: string; images: Img[] }> {
+  const dir = join(work, shapes);
+  await run(PY, [join(ROOT, "engine/tests/shapes.py"), dir, shapes, "--n", "16", "--size", "64"], { env });
   await engine(dir, "train", "--task", task, "--data", "all.json", "--images", "images", "--out", "run", "--set", "model=p",
     "--set", "imgsz=64", "--set", "epochs=3", "--set", "mosaic=0", "--set", "seed=1", "--set", "val=false");
   await engine(dir, "export", "--model", "run/best.pt", "--format", "onnx", "--width", "64", "--height", "64", "--out", "model.onnx");
@@ -65,6 +68,28 @@ describe("runtime matches the engine on classification and segmentation", () => 
     }
     await model.close();
     console.log(`classify: ${images.length} images, max probability difference ${maxDiff.toExponential(2)}`);
+    expect(maxDiff).toBeLessThan(1e-3);
+  });
+
+  it("keeps the classes a multi-label model finds at the exported threshold, as the engine's test does", async () => {
+    const { dir, images } = await prepare("classify", ["--conf", "0.5"], "multi");
+    const preds = JSON.parse(readFileSync(join(dir, "pred.json"), "utf8")) as { image_id: number; labels: string[]; scores: Record<string, number> }[];
+    const model = await loadModel(join(dir, "model.onnx"));
+    expect(model.meta).toMatchObject({ task: "classify", labels: ["disc", "square"], multiLabel: true, conf: 0.5 });
+    let maxDiff = 0;
+    let kept = 0;
+    for (const im of images) {
+      const mine = await model.classify(im.rgb, im.w, im.h);
+      const theirs = preds.find((p) => p.image_id === im.id)!;
+      for (const c of mine) maxDiff = Math.max(maxDiff, Math.abs(c.score - theirs.scores[c.label]!));
+      // A probability within float noise of the threshold may fall on either side: that image's set is not compared.
+      const near = Object.values(theirs.scores).some((p) => Math.abs(p - 0.5) < 1e-4);
+      if (!near) expect(mine.map((c) => c.label).sort(), `image ${im.id}`).toEqual([...theirs.labels].sort());
+      for (const c of mine) expect(c.score).toBeGreaterThanOrEqual(0.5);
+      kept += mine.length;
+    }
+    await model.close();
+    console.log(`multi-label classify: ${images.length} images, ${kept} classes kept, max probability difference ${maxDiff.toExponential(2)}`);
     expect(maxDiff).toBeLessThan(1e-3);
   });
 
