@@ -268,12 +268,12 @@ describe('a MEASURE model of polygons: a segmenter whose instances are measured'
       const d = drawnOf(k);
       for (const o of img.objects) {
         expect(Object.keys(o.px).sort()).toEqual([...MeasureFields].sort());
-        expect(o.px.major_axis).toBeGreaterThanOrEqual(o.px.minor_axis);
+        expect(o.px.major_axis).toBeGreaterThanOrEqual(o.px.minor_axis!);
         expect(o.mm).toBeNull();
         // An instance on the drawn shape measures it: its centroid within 2 px of the shape's centre.
         const cx = d.polygon.reduce((s, p) => s + p[0], 0) / d.polygon.length;
         const cy = d.polygon.reduce((s, p) => s + p[1], 0) / d.polygon.length;
-        if (Math.hypot(o.px.centroid_x - cx, o.px.centroid_y - cy) < 2) close += 1;
+        if (Math.hypot(o.px.centroid_x! - cx, o.px.centroid_y! - cy) < 2) close += 1;
       }
     }
     console.log(`measure (segment): ${r.data.items.reduce((n, i) => n + i.count, 0)} instances on 6 images, ${close} centred on their drawn shape`);

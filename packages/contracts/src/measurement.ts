@@ -265,10 +265,14 @@ export function angleArc(angles: readonly number[]): { start: number; end: numbe
   return { start, end, width: 180 - gap };
 }
 
+/** Minor/major axis ratio from which a sample counts as round or square (its angle flips with noise). */
+export const ROUNDISH = 0.9;
+
 /**
  * Tolerances proposed from golden samples: each label's count between its fewest and most objects per image,
  * the total count likewise, and each field from min − x % to max + x % (of |value|; angles x % of 180°, on the
- * smallest arc; no angle range when the arc with its margins covers the half circle).
+ * smallest arc; no angle range when the arc with its margins covers the half circle, or when a sample is about
+ * as wide as long).
  */
 export function proposeTolerances(
   images: readonly { objects: readonly { labelId: number; values: ObjectMeasure }[] }[],
@@ -292,6 +296,8 @@ export function proposeTolerances(
       const hi = Math.max(...vals);
       fields[f] = { min: round(lo), max: round(hi) };
       if (f === 'angle') {
+        // A part about as wide as long (a disc, a square) has no direction its angle could keep: no range.
+        if (objs.some((o) => o.values.minor_axis >= ROUNDISH * o.values.major_axis)) continue;
         const arc = angleArc(vals);
         const w = 180 * m;
         if (arc.width + 2 * w < 180) ranges[f] = { min: round((((arc.start - w) % 180) + 180) % 180), max: round((arc.end + w) % 180) };

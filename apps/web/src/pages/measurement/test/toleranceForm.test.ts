@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { angleArc, checkTolerances, inRange, judgeImage, proposeTolerances, type MeasuredImage, type ObjectMeasure, type Tolerances } from '@loupe/contracts';
 import { fromForm, previewVerdicts, toForm } from '../toleranceForm';
 
-const m = (o: Partial<ObjectMeasure>): ObjectMeasure => ({ area: 100, major_axis: 10, minor_axis: 10, angle: 0, centroid_x: 5, centroid_y: 5, ...o });
+const m = (o: Partial<ObjectMeasure>): ObjectMeasure => ({ area: 100, major_axis: 10, minor_axis: 4, angle: 0, centroid_x: 5, centroid_y: 5, ...o });
 const image = (imageId: number, objects: { labelId: number; px: ObjectMeasure; mm?: ObjectMeasure | null }[]): MeasuredImage => ({
   imageId,
   name: `${imageId}.png`,
@@ -93,6 +93,9 @@ describe('golden samples', () => {
     expect(angleArc([178, 2, 4])).toEqual({ start: 178, end: 4, width: 6 });
     expect(l.fields.angle).toEqual({ min: 160, max: 22 });
     expect(proposal).toMatchObject({ unit: 'mm', count: { min: 1, max: 2 } });
+    // A square sample (minor axis ≥ 0.9 × major) has no direction: no angle range.
+    const square = [{ objects: [{ labelId: 1, values: m({ major_axis: 10, minor_axis: 9.5, angle: 3 }) }] }];
+    expect(proposeTolerances(square, [1], 5, 'px').proposal.labels[0]!.fields.angle).toBeUndefined();
     // Angles every 45°: the smallest arc is 135° (45° round to 0°); with 25 % (45°) margins it covers the half
     // circle, so no angle range at all.
     const spread = [{ objects: [0, 45, 90, 135].map((a) => ({ labelId: 1, values: m({ angle: a }) })) }];
