@@ -51,7 +51,7 @@ export function EChart({ option, points, testId, height = 280, emptyText, series
 
   if (empty) {
     return (
-      <div data-testid={testId} data-points={0} className="loupe-chart-empty">
+      <div data-testid={testId} data-points={0} data-series={series?.join(' ')} className="loupe-chart-empty">
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} />
       </div>
     );
