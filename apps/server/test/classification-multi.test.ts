@@ -180,7 +180,7 @@ describe('several classes per image: the option and the labels', () => {
   });
 });
 
-describe('auto split of a multi-label model', () => {
+describe('auto split and dataset export of a multi-label model', () => {
   it('counts each image for every class it holds, so each class gets training and validation images', async () => {
     const m = await multiModel(8);
     await mode(m.model.id, true);
@@ -193,6 +193,12 @@ describe('auto split of a multi-label model', () => {
       expect(splits, name).toContain('train');
       expect(splits, name).toContain('valid');
     }
+
+    // The dataset export puts an image into the folder of each of its classes, a confirmed negative into _none.
+    const zip = await t.app.inject({ url: `/api/models/${m.model.id}/download/images?format=coco`, headers: { 'x-token': token } });
+    expect(zip.statusCode).toBe(200);
+    const names = (await unzip(zip.rawPayload, path.join(work, 'dataset'))).filter((n) => n.endsWith('.png')).sort();
+    expect(names).toEqual(['_none/multi_0.png', '_none/multi_4.png', 'disc/multi_1.png', 'disc/multi_3.png', 'disc/multi_5.png', 'disc/multi_7.png', 'square/multi_2.png', 'square/multi_3.png', 'square/multi_6.png', 'square/multi_7.png']);
   });
 });
 

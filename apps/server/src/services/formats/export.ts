@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { ExportFormat, Geometry, Split } from '@loupe/contracts';
+import { classSets } from '../../db/image-classes.js';
 import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 import { cocoWriter } from './coco.js';
@@ -26,7 +27,8 @@ function uniqueFile(name: string, id: number, stems: Set<string>): string {
 /**
  * The dataset as a ZIP (SPEC /download/downloadImage): original images plus annotations in the chosen
  * format, streamed (images are read from the blob store as the ZIP is written). Classification models
- * export `<label>/<image>` folders, the layout the folder upload reads back.
+ * export `<label>/<image>` folders, the layout the folder upload reads back; a multi-label image is in the
+ * folder of each of its classes (and a confirmed negative in `_none`).
  */
 export async function exportDataset(deps: Deps, model: Model, format: ExportFormat, split?: Split): Promise<Readable> {
   const images = await deps.images.all(model.id, split);
@@ -36,12 +38,17 @@ export async function exportDataset(deps: Deps, model: Model, format: ExportForm
   if (model.type === 'classification') {
     const nameOf = new Map(labels.map((l) => [l.id, l.name.replace(/[/\\]/g, '_')]));
     const used = new Set<string>();
+    // Multi-label: an image goes into the folder of each of its classes, a confirmed negative into _none.
+    const sets = model.multi_label === 1 ? await classSets(deps.db, images.map((i) => i.id)) : null;
     for (const img of images) {
-      const folder = img.class_label_id !== null ? nameOf.get(img.class_label_id)! : '_unlabeled';
-      let path = `${folder}/${img.name}`;
-      if (used.has(path.toLowerCase())) path = `${folder}/${img.id}_${img.name}`;
-      used.add(path.toLowerCase());
-      zip.addFile(deps.blobs.pathOf(img.sha256), path, { compress: false });
+      const classes = sets ? (sets.get(img.id) ?? []) : img.class_label_id !== null ? [img.class_label_id] : [];
+      const folders = classes.length > 0 ? classes.map((id) => nameOf.get(id)!) : [sets && img.no_class === 1 ? '_none' : '_unlabeled'];
+      for (const folder of folders) {
+        let path = `${folder}/${img.name}`;
+        if (used.has(path.toLowerCase())) path = `${folder}/${img.id}_${img.name}`;
+        used.add(path.toLowerCase());
+        zip.addFile(deps.blobs.pathOf(img.sha256), path, { compress: false });
+      }
     }
   } else {
     const writer = writers[format];
