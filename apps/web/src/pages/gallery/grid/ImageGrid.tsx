@@ -88,7 +88,14 @@ export function ImageGrid({ modelId, filters, total, labelNames, selected, onSel
                 <ImageCard
                   key={image?.id ?? `i${index}`}
                   image={image}
-                  className={image?.classLabelId ? labelNames.get(image.classLabelId) : undefined}
+                  className={
+                    image?.classLabelId
+                      ? labelNames.get(image.classLabelId)
+                      : // A multi-label image's classes, comma-separated.
+                        image?.classLabelIds?.length
+                        ? image.classLabelIds.map((id) => labelNames.get(id) ?? `#${id}`).join(', ')
+                        : undefined
+                  }
                   selected={image ? selected.has(image.id) : false}
                   onSelect={onSelect}
                   onStar={onStar}
