@@ -9,7 +9,7 @@ import type { ClassificationModeData, ImageClassesData, ImageData, ImageListData
 import { call, startApp, type TestApp } from './helper.js';
 import { detail, start, waitFor } from './training-fixtures.js';
 import { downloader, unzip, waitForPack } from './delivery-fixtures.js';
-import { newModel, send, uploadUrl } from './gallery-fixtures.js';
+import { folderUrl, newModel, send, uploadUrl } from './gallery-fixtures.js';
 import { runImages, splitImages, testRun } from './task-fixtures.js';
 
 const run = promisify(execFile);
@@ -199,6 +199,23 @@ describe('auto split and dataset export of a multi-label model', () => {
     expect(zip.statusCode).toBe(200);
     const names = (await unzip(zip.rawPayload, path.join(work, 'dataset'))).filter((n) => n.endsWith('.png')).sort();
     expect(names).toEqual(['_none/multi_0.png', '_none/multi_4.png', 'disc/multi_1.png', 'disc/multi_3.png', 'disc/multi_5.png', 'disc/multi_7.png', 'square/multi_2.png', 'square/multi_3.png', 'square/multi_6.png', 'square/multi_7.png']);
+  });
+
+  it('a folder upload into a multi-label model gives each image its folder’s class as a set of one', async () => {
+    const model = await newModel(t.app, token, 'classification');
+    expect((await mode(model.id, true)).code).toBe(0);
+    const up = await send<UploadData>(t.app, token, folderUrl(model.id), [
+      { filename: 'disc/a.png', data: await drawn(1) },
+      { filename: 'square/b.png', data: await drawn(2) },
+    ]);
+    expect(up.data.accepted, up.message).toBe(2);
+    const labels = (await call<LabelData[]>(t.app, 'GET', `/api/models/${model.id}/labels`, undefined, { token })).data;
+    const idOf = (name: string) => labels.find((l) => l.name === name)!.id;
+    const g = [...(await gallery(model.id)).values()].map((i) => [i.name, i.classLabelId, i.classLabelIds, i.labeled]).sort();
+    expect(g).toEqual([
+      ['a.png', null, [idOf('disc')], true],
+      ['b.png', null, [idOf('square')], true],
+    ]);
   });
 });
 

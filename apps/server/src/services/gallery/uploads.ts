@@ -119,7 +119,8 @@ async function store(
         bytes: o.file.bytes,
         sha256: o.file.sha,
         thumb_sha: o.thumbSha,
-        class_label_id: classLabel,
+        // A multi-label model keeps classes as sets (image_classes), never in class_label_id.
+        class_label_id: model.multi_label === 1 ? null : classLabel,
         labeled: classLabel === null ? 0 : 1,
         created_at: now,
       };
@@ -128,6 +129,7 @@ async function store(
       if (id === null) results[i] = refuse(names[i]!, { key: 'duplicateImage' });
       else results[i] = { name: names[i]!, status: 'accepted', imageId: id, ...(classLabel ? { labelId: classLabel } : {}) };
       if (id !== null && classLabel !== null) classified += 1;
+      if (id !== null && classLabel !== null && model.multi_label === 1) await trx.insertInto('image_classes').values({ image_id: id, label_id: classLabel }).execute();
     }
     // Classified images are new training data; unlabeled ones are not until someone labels them.
     if (classified > 0) await deps.models.bumpDataVersion(trx, model.id);
