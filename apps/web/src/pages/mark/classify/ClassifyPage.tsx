@@ -36,7 +36,7 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
   useSyncImageId(nav.image?.id);
   const single = useClassAssign(modelId, nav.replaceImage);
   const multi = useClassSetAssign(modelId, nav.replaceImage);
-  const { multiLabel, loaded } = useMultiLabel(modelId);
+  const { multiLabel, loaded, settled } = useMultiLabel(modelId);
   const { assign, retry, status } = multiLabel ? { ...single, retry: multi.retry, status: multi.status } : single;
   const items = labels.data ?? [];
 
@@ -71,7 +71,8 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
   );
 
   useShortcutKeys((event) => {
-    if (guide.open) return false;
+    // Until the mode is known a key could set one class on a multi-label model (or the reverse).
+    if (guide.open || !settled) return false;
     if (multiLabel) {
       const action = classSetKey(event.key, LabelingLimits.labelShortcutCount);
       if (action?.kind === 'toggle') {
@@ -127,14 +128,14 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
                 modelId={modelId}
                 labels={items}
                 set={set}
-                disabled={!image}
+                disabled={!image || !settled}
                 onToggle={(labelId) => change(toggleClass(set, labelId))}
                 onNone={() => change(toggleNone(set))}
                 onClear={() => change(EMPTY_SET)}
                 onNext={() => stepTo(1)}
               />
             ) : (
-              <ClassPanel modelId={modelId} labels={items} classLabelId={image?.classLabelId ?? null} disabled={!image} onAssign={classify} />
+              <ClassPanel modelId={modelId} labels={items} classLabelId={image?.classLabelId ?? null} disabled={!image || !settled} onAssign={classify} />
             )}
           </Card>
         </Col>

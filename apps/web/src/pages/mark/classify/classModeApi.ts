@@ -8,14 +8,14 @@ const modelKey = (modelId: string) => ['models', 'one', modelId] as const;
 
 /**
  * Whether the model takes several classes per image. Read silently: a page whose model failed to load says so
- * elsewhere, and one class per image is the safe reading until the answer comes.
+ * elsewhere. `settled`: the answer (or a failure, read as one class per image) is in.
  */
-export function useMultiLabel(modelId: string): { multiLabel: boolean; loaded: boolean } {
+export function useMultiLabel(modelId: string): { multiLabel: boolean; loaded: boolean; settled: boolean } {
   const q = useQuery({
     queryKey: modelKey(modelId),
     queryFn: () => api.get<ModelData>(pathOf(ModelPaths.one, { modelId }), { silent: true }),
   });
-  return { multiLabel: q.data?.multiLabel === true, loaded: q.isSuccess };
+  return { multiLabel: q.data?.multiLabel === true, loaded: q.isSuccess, settled: q.isSuccess || q.isError };
 }
 
 /**
