@@ -99,7 +99,7 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
   });
 
   return (
-    <div className="loupe-mark" data-testid="mark-page" data-kind="classification" data-multi-label={multiLabel}>
+    <div className="loupe-mark" data-testid="mark-page" data-kind="classification" data-multi-label={multiLabel} data-ready={Boolean(image) && !moving && settled}>
       <Space className="loupe-mark-header" wrap>
         <Typography.Title level={4} style={{ margin: 0 }}>
           {t('title.classification')}
