@@ -76,6 +76,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
+    // Node closes an idle kept-alive connection after 5 s; a browser that sends a POST or PUT on it at that moment
+    // gets a network error ("cannot reach the server") and does not retry a non-idempotent request. Longer than
+    // the pauses of someone working in a form, and than the idle timeouts of common proxies (60 s).
+    keepAliveTimeout: 75_000,
     // Type lists ({ type: ['number', 'boolean', 'string'] }) keep the validator's coercion from rewriting a value
     // that already has one of the allowed types (contracts' ParamValue); strict mode only warns about them.
     ajv: { customOptions: { allowUnionTypes: true } },
