@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-run}"
 
-debs=(python3-torch python3-torchvision python3-opencv python3-numpy)
+# python3-pil and the fonts: the OCR task renders synthetic text lines (engine/README.md, OCR)
+debs=(python3-torch python3-torchvision python3-opencv python3-numpy python3-pil fonts-dejavu-core fonts-liberation)
 if [ "$mode" = test ]; then
   debs+=(python3-pytest chromium postgresql)
 fi

@@ -8,16 +8,23 @@ import math
 import os
 import random
 import shutil
+import subprocess
 import sys
+import time
 
 import cv2
 import numpy as np
+import pytest
+import torch
+
+from conftest import engine_env  # noqa: E402
+from inproc import run  # noqa: E402
 
 CHARS = "0123456789AB"
 
 
 def make_text_dataset(root, n=24, size=64, seed=0, split_val=6):
-    """One line of 3-4 characters (cv2 Hershey font) per image, turned by up to 8 degrees, on a noisy grey
+    """One line of 2-3 characters (cv2 Hershey font) per image, turned by up to 8 degrees, on a noisy grey
     background; categories 'code' (digits first) and 'lot' (a letter first). Annotations carry `rbox`, `bbox`
     and `text`; image `split` and train.json / val.json / all.json."""
     rng = random.Random(seed)
@@ -28,8 +35,8 @@ def make_text_dataset(root, n=24, size=64, seed=0, split_val=6):
         img += np.random.RandomState(seed * 1000 + i).randint(0, 30, img.shape).astype(np.uint8)
         cls = i % 2
         text = (rng.choice("AB") if cls else rng.choice("0123456789")) + "".join(
-            rng.choice(CHARS) for _ in range(rng.randint(2, 3)))
-        face, scale, thick = cv2.FONT_HERSHEY_SIMPLEX, 0.42, 1
+            rng.choice(CHARS) for _ in range(rng.randint(1, 2)))
+        face, scale, thick = cv2.FONT_HERSHEY_SIMPLEX, 0.55, 1
         (tw, th), base = cv2.getTextSize(text, face, scale, thick)
         cx, cy = rng.uniform(tw / 2 + 6, size - tw / 2 - 6), rng.uniform(th + 6, size - th - 6)
         layer = np.zeros_like(img)
@@ -59,6 +66,194 @@ def make_text_dataset(root, n=24, size=64, seed=0, split_val=6):
         with open(os.path.join(root, name), "w") as f:
             json.dump({"images": ims, "annotations": [a for a in anns if a["image_id"] in ids], "categories": cats}, f)
     return root
+
+
+FAST = ["--set", "imgsz=64", "--set", "model=p", "--set", "seed=3", "--set", "mosaic=0"]
+
+
+@pytest.fixture(scope="module")
+def ocr_data(tmp_path_factory):
+    return make_text_dataset(str(tmp_path_factory.mktemp("ocr")), n=24)
+
+
+def _train(data, out, *extra):
+    return ("train", "--task", "ocr", "--data", f"{data}/train.json", "--val", f"{data}/val.json", "--images",
+            f"{data}/images", "--out", out, *FAST, *extra)
+
+
+@pytest.fixture(scope="module")
+def ocr_run(ocr_data, tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("ocrrun"))
+    _, events, err = run(*_train(ocr_data, out, "--set", "epochs=2"))
+    return out, events, err
+
+
+def test_training_reports_text_metrics_and_saves_both_networks(ocr_run):
+    out, events, err = ocr_run
+    epochs = [e["metrics"] for e in events if e["event"] == "epoch"]
+    assert len(epochs) == 2
+    assert {"loss", "mAP50", "char_acc", "line_acc", "ned", "rec_char_acc", "rec_line_acc", "rec_ned",
+            "rec_loss"} <= set(epochs[-1])
+    assert all(0 <= m[k] <= 1 for m in epochs for k in ("char_acc", "line_acc", "ned", "rec_char_acc"))
+    assert epochs[-1]["rec_loss"] < epochs[0]["rec_loss"]  # the recognizer learns
+    s = events[-1]["summary"]
+    assert s["task"] == "ocr" and s["charset"] == "0123456789AB" and s["rec_width"] == 128
+    assert {"mAP50", "char_acc", "line_acc", "ned", "rec_char_acc", "best_epochs"} <= set(s)
+    results = json.load(open(f"{out}/results.json"))
+    assert results["summary"]["char_acc"] == s["char_acc"] and "rec_ned" in results["metrics"]
+    from loupe_engine.tasks import runner_for_checkpoint
+    for name in ("best.pt", "last.pt"):
+        ck = torch.load(f"{out}/{name}", map_location="cpu")
+        assert ck["task"] == "ocr" and ck["names"] == ["code", "lot"] and ck["rec"]["charset"] == list(CHARS)
+        assert ck["rec"]["arch"]["n_classes"] == 13  # 12 characters + the CTC blank
+        assert runner_for_checkpoint(f"{out}/{name}").__name__ == "loupe_engine.ocr.run"
+    assert "synthetic" in err
+
+
+def test_test_reads_lines_and_scores_them(ocr_run, ocr_data, tmp_path):
+    _, events, err = run("test", "--model", f"{ocr_run[0]}/best.pt", "--data", f"{ocr_data}/val.json", "--images",
+                         f"{ocr_data}/images", "--out", tmp_path / "p.json", "--conf", "0.001")
+    preds = json.load(open(tmp_path / "p.json"))
+    assert preds and set(preds[0]) == {"image_id", "category_id", "score", "rbox", "bbox", "segmentation", "text",
+                                       "text_score"}
+    assert all(set(p["text"]) <= set(CHARS) and 0 <= p["text_score"] <= 1 and len(p["rbox"]) == 5 for p in preds)
+    s = events[-1]["summary"]
+    assert s["lines"] == 6 and {"mAP50", "char_acc", "line_acc", "ned", "rec_char_acc", "rec_line_acc"} <= set(s)
+    metrics = json.load(open(tmp_path / "p.metrics.json"))
+    assert metrics["rec_char_acc"] == s["rec_char_acc"] and "end to end: char_acc" in err
+
+
+def test_export_writes_detector_and_recognizer(ocr_run, tmp_path):
+    from loupe_engine.data.augment import letterbox
+    from loupe_engine.ocr.model import build_recognizer
+    _, events, _ = run("export", "--model", f"{ocr_run[0]}/best.pt", "--format", "onnx", "--width", 64, "--height",
+                       64, "--max-det", 20, "--out", tmp_path / "m.onnx")
+    s = events[-1]["summary"]
+    assert s["task"] == "ocr" and s["recognizer_path"] == str(tmp_path / "m-rec.onnx") and s["charset"] == CHARS
+    det, rec = (tmp_path / "m.onnx").read_bytes(), (tmp_path / "m-rec.onnx").read_bytes()
+    assert b'"task": "ocr"' in det and b'"recognizer": "m-rec.onnx"' in det and b"NonMaxSuppression" not in det
+    assert b'"charset": ["0", "1"' in rec and b"LSTM" in rec
+    # OpenCV DNN runs the recognizer's standard LSTM graph: the same probabilities as PyTorch
+    ck = torch.load(f"{ocr_run[0]}/best.pt", map_location="cpu")
+    x = np.random.RandomState(0).rand(1, 3, 32, 128).astype(np.float32)
+    net = cv2.dnn.readNetFromONNX(str(tmp_path / "m-rec.onnx"))
+    net.setInput(x)
+    got = net.forward("probs")
+    with torch.no_grad():
+        want = build_recognizer(ck["rec"])(torch.from_numpy(x)).softmax(2).numpy()
+    assert got.reshape(want.shape).shape == (1, 16, 13) and np.abs(got.reshape(want.shape) - want).max() < 1e-4
+    # --no-nms keeps working for the detector part (OpenCV DNN loads it)
+    run("export", "--model", f"{ocr_run[0]}/best.pt", "--width", 64, "--height", 64, "--max-det", 20, "--no-nms",
+        "--out", tmp_path / "c.onnx")
+    net = cv2.dnn.readNetFromONNX(str(tmp_path / "c.onnx"))
+    img, _, _ = letterbox(np.zeros((64, 64, 3), np.uint8), (64, 64))
+    net.setInput(img.transpose(2, 0, 1)[None].astype(np.float32) / 255)
+    assert net.forward().shape[2] == 5 + 2 and (tmp_path / "c-rec.onnx").is_file()
+
+
+def test_resume_after_kill_9(ocr_data, tmp_path):
+    cmd = [sys.executable, "-m", "loupe_engine", *_train(ocr_data, str(tmp_path / "r"), "--set", "epochs=3")]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=engine_env())
+    for line in p.stdout:
+        if json.loads(line)["event"] == "epoch":
+            break
+    p.kill()
+    p.wait()
+    time.sleep(0.1)
+    before = torch.load(tmp_path / "r/last.pt", map_location="cpu")
+    _, events, err = run(*cmd[3:], "--resume")
+    done = [e["epoch"] for e in events if e["event"] == "epoch"]
+    assert done and done[0] >= 2 and done[-1] == 3 and "resuming from epoch" in err
+    after = torch.load(tmp_path / "r/last.pt", map_location="cpu")
+    assert after["rec_train"]["steps"] > before["rec_train"]["steps"] > 0  # the recognizer went on too
+    assert events[-1]["summary"]["total_epochs"] == 3
+
+
+def _fails(tmp_path, data, images, code, *words):
+    rc, events, err = run("train", "--task", "ocr", "--data", data, "--images", images, "--out", tmp_path / "bad",
+                          *FAST, check=False)
+    assert rc == 2 and events[-1]["code"] == code and "Traceback" not in err, events[-1]
+    for w in words:
+        assert w in events[-1]["message"]
+
+
+def test_bad_input_gives_clear_messages(ocr_data, tmp_path):
+    d = json.load(open(f"{ocr_data}/all.json"))
+
+    def write(mutate):
+        dd = json.loads(json.dumps(d))
+        mutate(dd)
+        (tmp_path / "b.json").write_text(json.dumps(dd))
+        return tmp_path / "b.json"
+
+    def strip_texts(x):
+        for a in x["annotations"]:
+            a.pop("text")
+
+    img = f"{ocr_data}/images"
+    _fails(tmp_path, write(strip_texts), img, "no_text", "text")
+    _fails(tmp_path, write(lambda x: x["annotations"][2].update(text="  ")), img, "empty_text", "annotations 3 ")
+    many = "".join(chr(0x4E00 + k) for k in range(1001))
+    _fails(tmp_path, write(lambda x: x["annotations"][0].update(text=many)), img, "charset_too_big", "at most 1000")
+    _fails(tmp_path, write(lambda x: x["annotations"][0].update(text="1" * 70)), img, "text_too_long", "split")
+    broken = tmp_path / "imgs"
+    shutil.copytree(img, broken)
+    (broken / "t001.png").write_bytes(b"not a png")
+    _fails(tmp_path, f"{ocr_data}/all.json", broken, "bad_image", "t001.png")
+
+
+def test_text_metrics_and_decoding():
+    from loupe_engine.ocr.text import TextMetrics, edit_distance, greedy_decode
+    assert edit_distance("SN1234", "SN1284") == 1 and edit_distance("", "abc") == 3 and edit_distance("ab", "ba") == 2
+    m = TextMetrics()
+    m.update("SN1284", "SN1234")  # one substitution in 6
+    m.update("", "LOT7")  # a missed line: wholly wrong
+    m.update("AB", "AB")
+    m.update("ABCDEFG", "A")  # far too long: floored at 0
+    r = m.compute()
+    assert r["char_acc"] == pytest.approx((5 + 0 + 2 + 0) / 13) and r["line_acc"] == 0.25
+    assert r["ned"] == pytest.approx((1 / 6 + 1 + 0 + 6 / 7) / 4)
+    probs = np.full((6, 4), 0.01, np.float32)
+    for t, k in enumerate([1, 1, 0, 1, 2, 0]):  # "a" "a" blank "a" "b" blank -> "aab"
+        probs[t, k] = 0.97
+    text, score = greedy_decode(probs, ["a", "b", "c"])
+    assert text == "aab" and score == pytest.approx(0.97)
+
+
+def test_crop_reads_along_the_line_whatever_the_box_says():
+    from loupe_engine.ocr.crop import canonical, rectify
+    # the same rectangle in its equivalent forms reads the same way
+    for box in [(50, 40, 60, 12, 20), (50, 40, 12, 60, 110), (50, 40, 60, 12, 200), (50, 40, 12, 60, -70)]:
+        cx, cy, w, h, a = canonical(*box)
+        assert (w, h) == (60, 12) and a == pytest.approx(20)
+    assert canonical(10, 10, 10, 16, 3)[2:] == (10.0, 16.0, 3.0)  # one tall character stays upright
+    assert canonical(10, 10, 16, 10, 80)[2:] == (10.0, 16.0, -10.0)
+    # a dark bar drawn at 30 degrees comes out horizontal, centred, 32 px high, padded right
+    img = np.full((100, 100, 3), 200, np.uint8)
+    cv2.line(img, (int(50 - 25 * math.cos(math.pi / 6)), int(50 - 25 * math.sin(math.pi / 6))),
+             (int(50 + 25 * math.cos(math.pi / 6)), int(50 + 25 * math.sin(math.pi / 6))), (0, 0, 0), 3)
+    x = rectify(img, canonical(50, 50, 50, 10, 30), 256)
+    assert x.shape == (3, 32, 256) and x.dtype == np.float32
+    dark = x[0] < 0.5
+    rows = np.nonzero(dark.any(1))[0]
+    assert abs(rows.mean() - 15.5) < 2 and dark[:, 5:100].any(0).mean() > 0.9
+    # natural width 32 * (50 + 2) / (10 + 2) = 138.7 -> 139 columns of image, then the padding
+    assert np.allclose(x[:, :, 139:], 114 / 255) and not np.allclose(x[0, :, 130:139], 114 / 255)
+    assert rectify(img, canonical(50, 50, 50, 10, 30), 128).shape == (3, 32, 128)  # wider than 128: squeezed
+
+
+def test_synthetic_lines_cover_characters_missing_from_the_labels():
+    from loupe_engine.ocr.synth import Renderer
+    charset = sorted(set("0123456789AB-Ж"))
+    r = Renderer(charset, ["AB-12", "A0-99"], [((200, 200, 200), (20, 20, 20))], [])
+    rng = random.Random(0)
+    seen = ""
+    for _ in range(60):
+        img, (cx, cy, w, h, a), text = r.sample(rng)
+        seen += text
+        assert img.dtype == np.uint8 and 0 < cx < img.shape[1] and 0 < cy < img.shape[0] and w > 0 and h > 0
+        assert text and set(text) <= set(charset)
+    assert "Ж" in seen and "7" in seen
 
 
 if __name__ == "__main__":

@@ -73,8 +73,11 @@ def corners_to_rbox(pts):
     return float(cx), float(cy), float(np.hypot(*ex)), float(np.hypot(*ey)), float(np.degrees(np.arctan2(ex[1], ex[0])))
 
 
-def rec_width_for(boxes, lo=128, hi=512):
-    """Recognizer input width from the training boxes: the widest natural crop, rounded up to 32, in [lo, hi]."""
+def rec_width_for(boxes, longest, lo=128, hi=256, stride=8):
+    """Recognizer input width from the training data: the widest natural crop rounded up to 32, within [lo, hi]
+    (wider lines are squeezed), then widened until the longest text gets 2 output steps per character plus one
+    (CTC needs a blank between repeated characters), up to 1024."""
     widest = max((REC_HEIGHT * (b[2] + 2 * MARGIN * b[3]) / max(b[3] * (1 + 2 * MARGIN), 1e-6) for b in boxes),
                  default=lo)
-    return int(min(hi, max(lo, math.ceil(widest * 1.1 / 32) * 32)))
+    width = int(min(hi, max(lo, math.ceil(widest / 32) * 32)))
+    return int(min(1024, max(width, math.ceil(stride * (2 * longest + 1) / 32) * 32)))

@@ -18,6 +18,7 @@ from loupe_engine.ocr.text import encode, normalise
 
 SYNTHETIC_SHARE = 0.5  # of the recognizer's samples per epoch
 MIN_SAMPLES = 128  # recognizer samples per epoch at least (real crops repeat on small datasets)
+RENDER_EVERY = 3  # epochs a synthetic line is reused (with new augmentation) before it is drawn anew
 CONTEXT = 0.6  # share of the box height kept around each stored training crop (for jitter and rotation)
 
 
@@ -103,6 +104,7 @@ class RecTrainSet(torch.utils.data.Dataset):
         self.n_real = n_real
         self.n = n_real + round(n_real * SYNTHETIC_SHARE / (1 - SYNTHETIC_SHARE))
         self.seed, self.epoch = seed, 0
+        self._synth = {}  # rendered lines, re-rendered every RENDER_EVERY epochs (rendering costs ~4x a real crop)
 
     def __len__(self):
         return self.n
@@ -112,7 +114,9 @@ class RecTrainSet(torch.utils.data.Dataset):
         if i < self.n_real:
             img, box, text = self.crops[i % len(self.crops)]
         else:
-            img, box, text = self.renderer.sample(rng)
+            if i not in self._synth or (self.epoch + i) % RENDER_EVERY == 0:
+                self._synth[i] = self.renderer.sample(rng)
+            img, box, text = self._synth[i]
         return torch.from_numpy(augment_crop(rng, img, box, self.width)), encode(text, self.index)
 
 

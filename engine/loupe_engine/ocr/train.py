@@ -13,13 +13,13 @@ from loupe_engine.events import EngineError, check_cancel, log
 from loupe_engine.ocr import val as V
 from loupe_engine.ocr.crop import REC_HEIGHT, rec_width_for
 from loupe_engine.ocr.data import RecTrainSet, background_patches, collate, cut_context, load_texts, read_rgb
-from loupe_engine.ocr.model import Recognizer
+from loupe_engine.ocr.model import STRIDE, Recognizer
 from loupe_engine.ocr.text import build_charset
 from loupe_engine.trainer.detect import DetectTrainer
 from loupe_engine import __version__
 
-REC_BATCH = 32
-REC_LR = 0.001  # AdamW; optimizer auto
+REC_BATCH = 16  # small batches: more updates in a CPU budget
+REC_LR = 0.003  # AdamW; optimizer auto
 
 
 class OcrTrainer(DetectTrainer):
@@ -47,12 +47,13 @@ class OcrTrainer(DetectTrainer):
         val_lines = [t for r in self.val_records for _, _, t in val_texts.get(r["id"], []) if t]
         self.charset = build_charset(train_lines + val_lines)
         boxes = [b for r in self.train_records for _, b, t in texts.get(r["id"], []) if t]
-        self.rec_width = rec_width_for(boxes)
-        steps = self.rec_width // 4
         longest = max(train_lines + val_lines, key=len)
-        if len(longest) > steps // 2:
-            raise EngineError("text_too_long", f"the text {longest!r} has {len(longest)} characters; the recognizer "
-                                               f"reads at most {steps // 2} per box: split long lines into several boxes")
+        self.rec_width = rec_width_for(boxes, len(longest))
+        steps = self.rec_width // STRIDE
+        if 2 * len(longest) + 1 > steps:
+            raise EngineError("text_too_long", f"the text {longest[:40]!r}... has {len(longest)} characters; the "
+                                               f"recognizer reads at most {(steps - 1) // 2} per box: split long lines "
+                                               "into several boxes")
         crops = []
         for r in self.train_records:
             lines = [(b, t) for _, b, t in texts.get(r["id"], []) if t]

@@ -234,3 +234,6 @@ function segmentation(probs: Float32Array, meta: ModelMeta, lb: { ratio: number;
   instances.sort((a, b) => b.score - a.score);
   return { width, height, classMap, instances };
 }
+
+export { loadOcrModel, canonicalBox, rectify, greedyDecode, parseRecognizerMeta } from "./ocr.js";
+export type { OcrModel, RecognizerMeta, TextLine } from "./ocr.js";
