@@ -237,8 +237,8 @@ def test_crop_reads_along_the_line_whatever_the_box_says():
     dark = x[0] < 0.5
     rows = np.nonzero(dark.any(1))[0]
     assert abs(rows.mean() - 15.5) < 2 and dark[:, 5:100].any(0).mean() > 0.9
-    # natural width 32 * (50 + 2) / (10 + 2) = 138.7 -> 139 columns of image, then the padding
-    assert np.allclose(x[:, :, 139:], 114 / 255) and not np.allclose(x[0, :, 130:139], 114 / 255)
+    # natural width 32 * (50 + 2 * 2.5) / (10 + 2 * 1) = 146.7 -> 147 columns of image, then the padding
+    assert np.allclose(x[:, :, 147:], 114 / 255) and not np.allclose(x[0, :, 140:147], 114 / 255)
     assert rectify(img, canonical(50, 50, 50, 10, 30), 128).shape == (3, 32, 128)  # wider than 128: squeezed
 
 

@@ -1,5 +1,6 @@
-"""Cut a rotated text box out of an image and rectify it: turned to horizontal, REC_HEIGHT px high, its natural
-width (capped at the recognizer's input width), padded on the right. Bilinear sampling in float64, border pixels
+"""Cut a rotated text box out of an image and rectify it: with some context around it (MARGIN of its height above
+and below, MARGIN_X before and after), turned to horizontal, REC_HEIGHT px high, its natural width (capped at the
+recognizer's input width), padded on the right. Bilinear sampling in float64, border pixels
 repeated; packages/runtime/src/ocr.ts repeats this arithmetic exactly, so both read the same pixels.
 
 Reading direction: a box whose long side is at least LINE_ASPECT times its short side reads along its long side
@@ -11,7 +12,8 @@ import math
 import numpy as np
 
 REC_HEIGHT = 32  # recognizer input height in px
-MARGIN = 0.1  # context around the box on every side, as a share of its height
+MARGIN = 0.1  # context above and below the box, as a share of its height
+MARGIN_X = 0.25  # context before and after it: a predicted box a little short still holds its first and last character
 PAD = 114 / 255  # value of the padding right of the text (the letterbox grey)
 LINE_ASPECT = 2.0
 
@@ -34,8 +36,8 @@ def canonical(cx, cy, w, h, angle_deg):
 
 def content_width(w, h, width):
     """Columns the text fills in a crop of `width` columns: its natural width at REC_HEIGHT, at least 1."""
-    m = MARGIN * h
-    natural = REC_HEIGHT * (w + 2 * m) / max(h + 2 * m, 1e-6)
+    m, mx = MARGIN * h, MARGIN_X * h
+    natural = REC_HEIGHT * (w + 2 * mx) / max(h + 2 * m, 1e-6)
     return int(min(width, max(1, round(natural))))
 
 
@@ -44,12 +46,12 @@ def rectify(img, box, width, shear=0.0):
     width) in 0..1. `shear` (training augmentation) slants the sampling grid: u += shear * v."""
     cx, cy, w, h, ang = box
     H, W = img.shape[:2]
-    m = MARGIN * h
+    m, mx = MARGIN * h, MARGIN_X * h
     cw = content_width(w, h, width)
     xs = (np.arange(cw, dtype=np.float64) + 0.5) / cw - 0.5
     ys = (np.arange(REC_HEIGHT, dtype=np.float64) + 0.5) / REC_HEIGHT - 0.5
     v = (ys * (h + 2 * m))[:, None]
-    u = (xs * (w + 2 * m))[None, :] + shear * v
+    u = (xs * (w + 2 * mx))[None, :] + shear * v
     t = math.radians(ang)
     c, s = math.cos(t), math.sin(t)
     fx = np.clip(cx + u * c - v * s - 0.5, 0, W - 1)
@@ -77,7 +79,7 @@ def rec_width_for(boxes, longest, lo=128, hi=256, stride=8):
     """Recognizer input width from the training data: the widest natural crop rounded up to 32, within [lo, hi]
     (wider lines are squeezed), then widened until the longest text gets 2 output steps per character plus one
     (CTC needs a blank between repeated characters), up to 1024."""
-    widest = max((REC_HEIGHT * (b[2] + 2 * MARGIN * b[3]) / max(b[3] * (1 + 2 * MARGIN), 1e-6) for b in boxes),
+    widest = max((REC_HEIGHT * (b[2] + 2 * MARGIN_X * b[3]) / max(b[3] * (1 + 2 * MARGIN), 1e-6) for b in boxes),
                  default=lo)
     width = int(min(hi, max(lo, math.ceil(widest / 32) * 32)))
     return int(min(1024, max(width, math.ceil(stride * (2 * longest + 1) / 32) * 32)))

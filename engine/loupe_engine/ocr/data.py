@@ -74,7 +74,7 @@ def augment_crop(rng, img, box, width):
     brightness, noise, channel order)."""
     cx, cy, w, h, ang = box
     jitter = (cx + rng.uniform(-0.06, 0.06) * h, cy + rng.uniform(-0.06, 0.06) * h,
-              w * rng.uniform(0.94, 1.08) + rng.uniform(-0.1, 0.1) * h, h * rng.uniform(0.9, 1.15),
+              w * rng.uniform(0.92, 1.08) + rng.uniform(-0.3, 0.2) * h, h * rng.uniform(0.9, 1.15),
               ang + rng.uniform(-4, 4))
     x = rectify(img, jitter, width, shear=rng.uniform(-0.25, 0.25)).transpose(1, 2, 0)
     if rng.random() < 0.3:

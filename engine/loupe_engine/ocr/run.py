@@ -13,9 +13,9 @@ from loupe_engine.export import Candidates, Exported, add_metadata, input_size
 from loupe_engine.losses.iou import rbox_corners
 from loupe_engine.models.detector import Detector
 from loupe_engine.ocr import val as V
-from loupe_engine.ocr.crop import LINE_ASPECT, MARGIN, PAD, REC_HEIGHT
+from loupe_engine.ocr.crop import LINE_ASPECT, MARGIN, MARGIN_X, PAD, REC_HEIGHT
 from loupe_engine.ocr.data import load_texts
-from loupe_engine.ocr.model import ExportedRecognizer, build_recognizer
+from loupe_engine.ocr.model import STRIDE, ExportedRecognizer, build_recognizer
 from loupe_engine.ocr.train import OcrTrainer
 from loupe_engine.tasks import apply_task_rules
 from loupe_engine.trainer import report
@@ -184,9 +184,10 @@ def export(args):
     add_metadata(out, {"loupe": json.dumps(meta), "labels": json.dumps(ck["names"]), "task": "ocr",
                        "input_size": f"{w}x{h}", "version": __version__})
     rmeta = {"task": "ocr-recognizer", "charset": charset, "blank": 0, "input_height": REC_HEIGHT,
-             "input_width": rw, "steps": rw // 4, "margin": MARGIN, "pad_value": PAD, "line_aspect": LINE_ASPECT,
+             "input_width": rw, "steps": rw // STRIDE, "margin": MARGIN, "margin_x": MARGIN_X, "pad_value": PAD,
+             "line_aspect": LINE_ASPECT,
              "version": __version__,
-             "output": f"probs [N, {rw // 4}, {len(charset) + 1}]: softmax per step; class 0 = CTC blank, class k = "
+             "output": f"probs [N, {rw // STRIDE}, {len(charset) + 1}]: softmax per step; class 0 = CTC blank, class k = "
                        "charset[k - 1]"}
     add_metadata(rec_out, {"loupe": json.dumps(rmeta), "charset": json.dumps(charset), "blank": "0",
                            "task": "ocr-recognizer", "input_size": f"{rw}x{REC_HEIGHT}", "version": __version__})

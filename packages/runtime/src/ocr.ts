@@ -1,7 +1,7 @@
 /**
  * OCR with a Loupe OCR export: X.onnx finds the text lines (rotated boxes, NMS inside the graph, like an obb
  * model) and X-rec.onnx reads them. Every box is cut out and rectified exactly as the engine does
- * (engine/loupe_engine/ocr/crop.py: reading direction, 10 % margin, 32 px high, bilinear, padded right), the
+ * (engine/loupe_engine/ocr/crop.py: reading direction, context margins, 32 px high, bilinear, padded right), the
  * recognizer gives per-step probabilities and a greedy CTC decode turns them into text
  * (engine/loupe_engine/ocr/text.py `greedy_decode`).
  */
@@ -18,8 +18,10 @@ export interface RecognizerMeta {
   blank: number;
   inputWidth: number;
   inputHeight: number;
-  /** Context around a box on every side, as a share of its height. */
+  /** Context above and below a box, as a share of its height. */
   margin: number;
+  /** Context before and after it, as a share of its height. */
+  marginX: number;
   /** Value (0..1) of the columns right of the text. */
   padValue: number;
   /** A box at least this many times longer than high reads along its long side. */
@@ -63,7 +65,8 @@ export function rectify(rgb: Uint8Array, width: number, height: number, box: [nu
   const H = rec.inputHeight;
   const RW = rec.inputWidth;
   const m = rec.margin * h;
-  const natural = (H * (w + 2 * m)) / Math.max(h + 2 * m, 1e-6);
+  const mx = rec.marginX * h;
+  const natural = (H * (w + 2 * mx)) / Math.max(h + 2 * m, 1e-6);
   const cw = Math.min(RW, Math.max(1, roundHalfEven(natural)));
   const t = ang * (Math.PI / 180);
   const c = Math.cos(t);
@@ -73,7 +76,7 @@ export function rectify(rgb: Uint8Array, width: number, height: number, box: [nu
   for (let y = 0; y < H; y++) {
     const v = ((y + 0.5) / H - 0.5) * (h + 2 * m);
     for (let x = 0; x < cw; x++) {
-      const u = ((x + 0.5) / cw - 0.5) * (w + 2 * m);
+      const u = ((x + 0.5) / cw - 0.5) * (w + 2 * mx);
       const fx = Math.min(Math.max(cx + u * c - v * s - 0.5, 0), width - 1);
       const fy = Math.min(Math.max(cy + u * s + v * c - 0.5, 0), height - 1);
       const x0 = Math.floor(fx);
@@ -127,6 +130,7 @@ export function parseRecognizerMeta(props: Record<string, string>): RecognizerMe
     inputWidth: m["input_width"] as number,
     inputHeight: m["input_height"] as number,
     margin: m["margin"] as number,
+    marginX: (m["margin_x"] as number | undefined) ?? (m["margin"] as number),
     padValue: m["pad_value"] as number,
     lineAspect: (m["line_aspect"] as number | undefined) ?? 2.0,
   };

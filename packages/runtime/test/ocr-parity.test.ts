@@ -77,16 +77,16 @@ for im in json.load(open("all.json"))["images"]:
     const h = 30;
     const rgb = new Uint8Array(w * h * 3);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) rgb.fill(y * 8, (y * w + x) * 3, (y * w + x) * 3 + 3);
-    const rec = { charset: ["a", "b"], blank: 0, inputWidth: 64, inputHeight: 32, margin: 0.1, padValue: 114 / 255, lineAspect: 2 };
+    const rec = { charset: ["a", "b"], blank: 0, inputWidth: 128, inputHeight: 32, margin: 0.1, marginX: 0.25, padValue: 114 / 255, lineAspect: 2 };
     const box = canonicalBox(20, 15, 5, 10, 0);
     expect(box).toEqual([20, 15, 10, 5, 90]); // twice as long as high: reads along its long side
     const crop = rectify(rgb, w, h, box, rec);
-    expect(crop).toHaveLength(3 * 32 * 64);
-    const row = (x: number) => crop[16 * 64 + x]!;
+    expect(crop).toHaveLength(3 * 32 * 128);
+    const row = (x: number) => crop[16 * 128 + x]!;
     expect(row(0)).toBeLessThan(row(20)); // reading left to right goes down the image
-    // 32 * (10 + 1) / (5 + 1) = 58.7 -> 59 columns of image, then the padding
-    expect(crop[16 * 64 + 58]).not.toBeCloseTo(114 / 255, 6);
-    expect(crop[16 * 64 + 59]).toBeCloseTo(114 / 255, 6);
+    // 32 * (10 + 2 * 1.25) / (5 + 2 * 0.5) = 66.7 -> 67 columns of image, then the padding
+    expect(crop[16 * 128 + 66]).not.toBeCloseTo(114 / 255, 6);
+    expect(crop[16 * 128 + 67]).toBeCloseTo(114 / 255, 6);
     const probs = new Float32Array([0.1, 0.8, 0.1, 0.1, 0.8, 0.1, 0.9, 0.05, 0.05, 0.1, 0.2, 0.7]);
     const { text, score } = greedyDecode(probs, 4, 3, rec.charset);
     expect(text).toBe("ab"); // a, a (repeat), blank, b
