@@ -117,7 +117,7 @@ def test(args):
 
     has_gt = any(len(r["cls"]) for r in records)
     res = V.evaluate(det, rec, records, texts, names, ck["rec"]["charset"], ck["rec"]["width"], ck["imgsz"],
-                     conf=conf, iou=iou, on_image=on_image, half=bool(args.half))
+                     conf=conf, iou=iou, on_image=on_image, half=bool(args.half), agnostic=bool(args.agnostic))
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(results, f)

@@ -70,10 +70,11 @@ def match(preds, truths):
     return out
 
 
-def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=0.7, metrics=None, criterion=None, half=False):
+def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=0.7, metrics=None, criterion=None, half=False,
+            agnostic=False):
     """Yields (record index, image RGB, predictions (K, 7) above conf in image pixels, [(text, score)])."""
     for i, pred in predict_batches(det, records, imgsz, True, conf=0.001, iou=iou, metrics=metrics,
-                                   criterion=criterion, half=half):
+                                   criterion=criterion, half=half, agnostic=agnostic):
         check_cancel()
         pred = pred[pred[:, 5] > conf].float().numpy()
         img = read_rgb(records[i])
@@ -84,14 +85,15 @@ def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=0.7, metric
 
 
 def evaluate(det, rec, records, texts, names, charset, width, imgsz, conf=0.25, iou=0.7, criterion=None,
-             rec_criterion=None, half=False, on_image=None):
+             rec_criterion=None, half=False, on_image=None, agnostic=False):
     """Metrics dict: detection (DetMetrics at conf), end to end, recognition on the labelled boxes. `on_image`
     receives (record, predictions, reads) for each image (the test command writes them out)."""
     m = DetMetrics(len(names), names)
     e2e, on_gt = TextMetrics(), TextMetrics()
     gt_crops, gt_texts = [], []
     rec.ms = 0.0
-    for i, img, pred, reads in predict(det, rec, records, charset, width, imgsz, conf, iou, m, criterion, half):
+    for i, img, pred, reads in predict(det, rec, records, charset, width, imgsz, conf, iou, m, criterion, half,
+                                       agnostic):
         r = records[i]
         lines = texts.get(r["id"], [])
         if on_image:
