@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Geometry, LabelData, PackStatusData, TestRunData, TrainingData, UploadData } from '@loupe/contracts';
 import { call, startApp, type TestApp } from './helper.js';
@@ -12,9 +14,18 @@ import { runImages, splitImages, testRun } from './task-fixtures.js';
 import { H, lineImage, lineOf, W } from './text-lines.js';
 import { matchImage } from '../src/services/testing/matching.js';
 
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const PY = '/usr/bin/python3';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-ocr-'));
 const PARAMS = { model: 'p', imgsz: 64, epochs: 2, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 3 };
 const COUNT = 30;
+interface SdkLine {
+  text: string;
+  score: number;
+  rbox: { cx: number; cy: number; w: number; h: number; angle: number };
+}
+
 let t: TestApp;
 let token: string;
 
@@ -73,7 +84,8 @@ describe('an OCR model on the real engine', () => {
   }, 180_000);
 
   it('tests the test split: rotated boxes with the text read, lines right only when read exactly', async () => {
-    tested = await testRun(t.app, token, modelId, { conf: 0.01 });
+    tested = await testRun(t.app, token, modelId, { settings: { conf: 0.01 } });
+    expect(tested.settings.conf).toBe(0.01);
     expect(tested.status, tested.error ?? '').toBe('succeeded');
     expect(tested.summary).toMatchObject({ images: 5 });
     for (const key of ['char_acc', 'line_acc', 'ned']) expect(tested.summary, key).toHaveProperty(key);
@@ -116,4 +128,46 @@ describe('an OCR model on the real engine', () => {
     for (const f of ['model.onnx', 'model-rec.onnx', 'model-raw.onnx', 'sdk.json', 'labels.json']) expect(sdkEntries).toContain(f);
     expect(JSON.parse(fs.readFileSync(path.join(work, 'sdk', 'sdk.json'), 'utf8'))).toMatchObject({ task: 'ocr' });
   }, 300_000);
+
+  it('the Node and Python examples read the lines the engine reads, from the same weights', async () => {
+    const dir = path.join(work, 'sdk');
+    // Test images: the engine's own reading of them at the SDK's threshold.
+    const probes = [25, 26, 27];
+    const coco = { images: probes.map((i) => ({ id: i, file_name: `line_${i}.png`, width: W, height: H })), annotations: [], categories: [{ id: 1, name: 'serial' }] };
+    for (const i of probes) fs.writeFileSync(path.join(work, `line_${i}.png`), await lineImage(i));
+    fs.writeFileSync(path.join(work, 'probe.json'), JSON.stringify(coco));
+    const best = (JSON.parse((await t.app.deps.db.selectFrom('trainings').select('artifacts').where('id', '=', training.id).executeTakeFirstOrThrow()).artifacts) as { best: string }).best;
+    const env = { ...process.env, PYTHONPATH: path.join(ROOT, 'engine'), OMP_WAIT_POLICY: 'PASSIVE' };
+    const sdkJson = JSON.parse(fs.readFileSync(path.join(dir, 'sdk.json'), 'utf8')) as { conf: number };
+    await run(PY, ['-m', 'loupe_engine', 'test', '--model', t.app.deps.blobs.pathOf(best), '--data', path.join(work, 'probe.json'), '--images', work, '--out', path.join(work, 'pred.json'), '--conf', String(sdkJson.conf)], { env });
+    const engine = JSON.parse(fs.readFileSync(path.join(work, 'pred.json'), 'utf8')) as { image_id: number; rbox: number[]; score: number; text: string }[];
+
+    const modules = path.join(dir, 'node', 'node_modules');
+    fs.mkdirSync(modules, { recursive: true });
+    for (const dep of ['onnxruntime-node', 'sharp']) fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(modules, dep));
+    let paired = 0;
+    for (const i of probes) {
+      const image = path.join(work, `line_${i}.png`);
+      const want = engine.filter((p) => p.image_id === i);
+      const node = await run(process.execPath, ['example.mjs', image], { cwd: path.join(dir, 'node') });
+      const py = await run(PY, ['example.py', image], { cwd: path.join(dir, 'python'), env: { PATH: process.env.PATH } });
+      for (const out of [node.stdout, py.stdout]) {
+        const free = [...want];
+        for (const l of (JSON.parse(out) as { lines: SdkLine[] }).lines) {
+          const near = free.find((p) => Math.max(Math.abs(l.rbox.cx - p.rbox[0]!), Math.abs(l.rbox.cy - p.rbox[1]!)) < 1);
+          if (!near) {
+            // Only a line at the threshold may be kept on one side (scores differ in the last digits).
+            expect(Math.abs(l.score - sdkJson.conf), `unpaired ${JSON.stringify(l)} on image ${i}`).toBeLessThan(0.01);
+            continue;
+          }
+          free.splice(free.indexOf(near), 1);
+          expect(l.text, `image ${i}`).toBe(near.text);
+          paired += 1;
+        }
+        for (const p of free) expect(Math.abs(p.score - sdkJson.conf), `missed ${JSON.stringify(p)} on image ${i}`).toBeLessThan(0.01);
+      }
+    }
+    console.log(`OCR SDKs: ${paired} lines read by the Node and Python SDKs as the engine reads them (conf ${sdkJson.conf})`);
+    expect(paired).toBeGreaterThan(0);
+  }, 120_000);
 });

@@ -1,11 +1,12 @@
 // Loupe Node SDK example: node example.mjs IMAGE [--conf C]
 // Prints what the model finds on IMAGE (JPG, PNG, …) as JSON, in the image's own pixels: detections (boxes),
-// classes (a classifier, most probable first) or a segmenter's objects and pixels per class.
+// classes (a classifier, most probable first), a segmenter's objects and pixels per class, or text lines (OCR:
+// rotated boxes with the text read in each).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { loadModel } from './lib/index.js';
+import { loadModel, loadOcrModel } from './lib/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const [image, ...rest] = process.argv.slice(2);
@@ -20,13 +21,15 @@ const sdk = JSON.parse(await readFile(path.join(here, '..', 'sdk.json'), 'utf8')
 const modelPath = path.join(here, '..', 'model.onnx');
 
 // GPU SDK types try CUDA first; without onnxruntime-node's CUDA binaries (see README) the CPU runs the model.
+// OCR: model.onnx finds the lines, model-rec.onnx (named in its metadata) reads them.
+const load = sdk.task === 'ocr' ? loadOcrModel : loadModel;
 async function open() {
-  if (sdk.sdkType === 'cpu') return loadModel(modelPath, { executionProviders: ['cpu'] });
+  if (sdk.sdkType === 'cpu') return load(modelPath, { executionProviders: ['cpu'] });
   try {
-    return await loadModel(modelPath, { executionProviders: ['cuda', 'cpu'] });
+    return await load(modelPath, { executionProviders: ['cuda', 'cpu'] });
   } catch (e) {
     console.error(`CUDA is not available (${String(e.message ?? e).split('\n')[0]}); running on the CPU`);
-    return loadModel(modelPath, { executionProviders: ['cpu'] });
+    return load(modelPath, { executionProviders: ['cpu'] });
   }
 }
 
@@ -38,7 +41,9 @@ const rgb = new Uint8Array(data.buffer, data.byteOffset, data.length);
 const opts = conf === undefined ? {} : { conf };
 const out = { image, width: info.width, height: info.height, task: model.meta.task };
 // Each task has its own post-processing (lib/index.js): boxes, classes, or a class map with its objects.
-if (model.meta.task === 'classify') {
+if (sdk.task === 'ocr') {
+  out.lines = await model.ocr(rgb, info.width, info.height, opts);
+} else if (model.meta.task === 'classify') {
   out.classes = await model.classify(rgb, info.width, info.height, opts);
 } else if (model.meta.task === 'segment') {
   const { classMap, instances } = await model.segment(rgb, info.width, info.height, opts);

@@ -108,10 +108,10 @@ class Model:
             raise ValueError(f"{path} is not a Loupe model (no 'loupe' metadata)")
         self.meta = json.loads(props["loupe"])
         self.task = self.meta["task"]
-        if self.task in ("detect", "obb") and self.meta.get("nms", True):
+        if self.task in ("detect", "obb", "ocr") and self.meta.get("nms", True):
             raise ValueError(f"{path} has NMS inside the graph; the Python SDK runs the model exported with --no-nms")
         self.labels = self.meta["labels"]
-        self.rotated = self.task == "obb"
+        self.rotated = self.task in ("obb", "ocr")
         self.width, self.height = self.meta["input_width"], self.meta["input_height"]
         self.backend = None
         try:
@@ -130,7 +130,7 @@ class Model:
 
     def _forward(self, x):
         """The output the SDK reads: candidates (detect, obb) or probs (classify, segment)."""
-        name = "candidates" if self.task in ("detect", "obb") else "probs"
+        name = "candidates" if self.task in ("detect", "obb", "ocr") else "probs"
         if self.backend.startswith("onnxruntime"):
             return self.session.run([name], {"images": x})[0]
         self.net.setInput(x)
@@ -221,3 +221,93 @@ class Model:
                 d["box"] = [(b[0] - left) / r, (b[1] - top) / r, (b[2] - left) / r, (b[3] - top) / r]
             out.append(d)
         return out
+
+
+class Reader:
+    """The OCR recognizer (model-rec.onnx): reads one text line from a rotated box. Cuts the box out and rectifies
+    it exactly as the training engine does (turned to its reading direction, a 10 % margin, 32 px high, bilinear,
+    padded on the right), then decodes the per-step probabilities greedily (CTC: repeats collapsed, blanks
+    dropped)."""
+
+    def __init__(self, path):
+        props = read_metadata(path)
+        if "loupe" not in props:
+            raise ValueError(f"{path} is not a Loupe recognizer (no 'loupe' metadata)")
+        self.meta = json.loads(props["loupe"])
+        self.charset = self.meta["charset"]
+        self.height, self.width = self.meta["input_height"], self.meta["input_width"]
+        self.margin, self.pad, self.line_aspect = self.meta["margin"], self.meta["pad_value"], self.meta["line_aspect"]
+        try:
+            import onnxruntime as ort
+            self.session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+            self.net = None
+        except ImportError:
+            self.session, self.net = None, cv2.dnn.readNetFromONNX(path)
+
+    def canonical(self, cx, cy, w, h, angle):
+        """The same rectangle with w along the reading direction: a long box reads along its long side, a squarer
+        one in the orientation closest to upright."""
+        a, w, h = float(angle), float(w), float(h)
+        if max(w, h) >= self.line_aspect * min(w, h):
+            if h > w:
+                w, h, a = h, w, a + 90.0
+            a -= 180.0 * math.ceil((a - 90.0) / 180.0)
+        else:
+            k = math.ceil((a - 45.0) / 90.0)
+            a -= 90.0 * k
+            if k % 2:
+                w, h = h, w
+        return float(cx), float(cy), w, h, a
+
+    def rectify(self, rgb, box):
+        """rgb (H, W, 3) uint8; box canonical (cx, cy, w, h, angle°) -> float32 (1, 3, height, width) in 0..1."""
+        cx, cy, w, h, ang = box
+        H, W = rgb.shape[:2]
+        m = self.margin * h
+        cw = int(min(self.width, max(1, round(self.height * (w + 2 * m) / max(h + 2 * m, 1e-6)))))
+        xs = (np.arange(cw, dtype=np.float64) + 0.5) / cw - 0.5
+        ys = (np.arange(self.height, dtype=np.float64) + 0.5) / self.height - 0.5
+        v = (ys * (h + 2 * m))[:, None]
+        u = (xs * (w + 2 * m))[None, :]
+        t = math.radians(ang)
+        c, s = math.cos(t), math.sin(t)
+        fx = np.clip(cx + u * c - v * s - 0.5, 0, W - 1)
+        fy = np.clip(cy + u * s + v * c - 0.5, 0, H - 1)
+        x0, y0 = np.floor(fx).astype(np.int64), np.floor(fy).astype(np.int64)
+        x1, y1 = np.minimum(x0 + 1, W - 1), np.minimum(y0 + 1, H - 1)
+        wx, wy = (fx - x0)[..., None], (fy - y0)[..., None]
+        f = rgb.astype(np.float64)
+        top = f[y0, x0] * (1 - wx) + f[y0, x1] * wx
+        bot = f[y1, x0] * (1 - wx) + f[y1, x1] * wx
+        out = np.full((self.height, self.width, 3), self.pad, np.float64)
+        out[:, :cw] = (top * (1 - wy) + bot * wy) / 255
+        return np.ascontiguousarray(out.transpose(2, 0, 1))[None].astype(np.float32)
+
+    def read(self, rgb, rbox):
+        """The text in rbox {cx, cy, w, h, angle} of an RGB image, and its score (mean probability of the
+        characters read; of every step when nothing was read)."""
+        x = self.rectify(rgb, self.canonical(rbox["cx"], rbox["cy"], rbox["w"], rbox["h"], rbox["angle"]))
+        if self.session is not None:
+            probs = self.session.run(["probs"], {"images": x})[0]
+        else:
+            self.net.setInput(x)
+            probs = self.net.forward("probs")
+        probs = probs.reshape(-1, len(self.charset) + 1)
+        best, top = probs.argmax(1), probs.max(1)
+        chars, scores, prev = [], [], 0
+        for t, k in enumerate(best.tolist()):
+            if k != prev and k != 0:
+                chars.append(self.charset[k - 1])
+                scores.append(float(top[t]))
+            prev = k
+        return "".join(chars), float(np.mean(scores)) if scores else float(np.mean(top))
+
+
+def read_text(model, reader, bgr, conf=None):
+    """OCR: the text lines `model` (the text detector without NMS) finds in a BGR image, each a detection with
+    `text` and `textScore` read by `reader`."""
+    rgb = np.ascontiguousarray(bgr[..., ::-1])
+    lines = model.detect(bgr, conf=conf)
+    for d in lines:
+        d["text"], d["textScore"] = reader.read(rgb, d["rbox"])
+    return lines

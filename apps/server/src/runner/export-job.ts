@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { failure, type SdkType } from '@loupe/contracts';
+import { failure, type SdkType, type TestSettings } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import { packsRepo, type Pack } from '../db/packs.js';
 import type { Deps } from '../services/deps.js';
@@ -33,12 +33,31 @@ export async function runExportJob(deps: Deps, job: Job, ctx: JobContext): Promi
   }
 }
 
+/**
+ * What is tested is what ships: the thresholds of the training's latest succeeded test (confidence; a detector's
+ * NMS IoU and class-agnostic NMS) go into the exported model, so the SDK keeps what the user saw on /test.
+ * Without a test, the engine's defaults. sdk.json and the model's metadata say which.
+ */
+async function testedThresholds(deps: Deps, trainingId: number, detector: boolean): Promise<string[]> {
+  const run = await deps.db
+    .selectFrom('test_runs')
+    .select('settings')
+    .where('training_id', '=', trainingId)
+    .where('status', '=', 'succeeded')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (!run) return [];
+  const s = JSON.parse(run.settings) as TestSettings;
+  return ['--conf', String(s.conf), ...(detector ? ['--iou', String(s.iou), ...(s.agnostic ? ['--agnostic'] : [])] : [])];
+}
+
 async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string> {
   const training = await deps.trainings.byId(pack.training_id);
   const best = training ? (JSON.parse(training.artifacts) as Record<string, string>).best : undefined;
   if (!training || !best || !deps.blobs.has(best)) throw new Error(failure('weightsMissing'));
   // A link: blobs are immutable and the engine only reads the checkpoint.
   await fs.promises.symlink(deps.blobs.pathOf(best), path.join(ctx.workDir, 'best.pt'));
+  const thresholds = await testedThresholds(deps, training.id, training.task === 'detect' || training.task === 'obb' || training.task === 'ocr');
 
   const exportOnnx = async (out: string, extra: string[]) => {
     let summary: Record<string, unknown> = {};
@@ -47,7 +66,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
       if (e.event === 'done') summary = e.summary;
       else if (e.event === 'error') error = failure(e.code, e.message);
     };
-    const args = ['export', '--model', 'best.pt', '--format', 'onnx', '--width', String(pack.input_w), '--height', String(pack.input_h), '--max-det', String(pack.max_det), '--out', out, ...extra];
+    const args = ['export', '--model', 'best.pt', '--format', 'onnx', '--width', String(pack.input_w), '--height', String(pack.input_h), '--max-det', String(pack.max_det), ...thresholds, '--out', out, ...extra];
     const run = runEngine(deps.config.engine.command, args, { cwd: ctx.workDir, env: engineEnv(deps.config.engine.pythonPath), onEvent });
     ctx.onStart(run);
     const code = await run.exited;

@@ -43,6 +43,16 @@ function taskText(info: SdkInfo): Record<string, string> {
       output: `At most ${info.maxDet} detections per image, confidence threshold ${info.conf}, NMS IoU ${info.iou}.`,
     };
   }
+  if (info.task === 'ocr') {
+    return {
+      modelFile: 'the text detector (rotated boxes) with decoding and NMS inside the graph (onnxruntime, the Node SDK)',
+      rawRow:
+        '| `model-raw.onnx` | the same text detector without NMS, for OpenCV DNN (the Python SDK) |\n' +
+        '| `model-rec.onnx` | the text recognizer: reads each line cut out of the image (both SDKs) |\n',
+      what: 'a text line\'s `classId`',
+      output: `At most ${info.maxDet} text lines per image, confidence threshold ${info.conf}, NMS IoU ${info.iou}; each line comes with the text read in it (\`text\`, \`textScore\`).`,
+    };
+  }
   if (info.task === 'classify') {
     return {
       modelFile: 'the classifier, class probabilities inside the graph (onnxruntime and OpenCV DNN: both SDKs)',
