@@ -237,3 +237,5 @@ function segmentation(probs: Float32Array, meta: ModelMeta, lb: { ratio: number;
 
 export { loadOcrModel, canonicalBox, rectify, greedyDecode, parseRecognizerMeta } from "./ocr.js";
 export type { OcrModel, RecognizerMeta, TextLine } from "./ocr.js";
+export { MEASURE_FIELDS, measureRbox, measureDetection, measurePolygon, measureMask, measureInstance, toMillimetres, inRange, judgeImage, describeFailure } from "./measure.js";
+export type { MeasureField, ObjectMeasure, Range, MeasureTolerances, MeasureFailure, MeasureVerdict } from "./measure.js";

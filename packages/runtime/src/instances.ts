@@ -17,6 +17,8 @@ export interface SegmentInstance {
   area: number;
   /** Outer outline through the centres of its boundary pixels (holes not kept); empty below 3 points. */
   polygon: [number, number][];
+  /** Its pixels within bbox (row-major, bbox w × h, 1 = in): what measureInstance() measures, as the engine does. */
+  mask: Uint8Array;
 }
 
 /**
@@ -157,6 +159,10 @@ export function classInstances(mask: Uint8Array, plane: Float32Array, width: num
   for (let id = 1; id <= count; id++) {
     const s = stats[id]!;
     if (s.area < minArea) continue;
+    const bw = s.x1 - s.x0 + 1;
+    const bh = s.y1 - s.y0 + 1;
+    const crop = new Uint8Array(bw * bh);
+    for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) crop[y * bw + x] = labels[(s.y0 + y) * width + s.x0 + x] === id ? 1 : 0;
     out.push({
       classId,
       label,
@@ -164,6 +170,7 @@ export function classInstances(mask: Uint8Array, plane: Float32Array, width: num
       bbox: [s.x0, s.y0, s.x1 - s.x0 + 1, s.y1 - s.y0 + 1],
       area: s.area,
       polygon: outline(labels, width, height, id, s.sx, s.sy),
+      mask: crop,
     });
   }
   return out;
