@@ -91,7 +91,8 @@ function minAreaRect(points: Pt[]): { u: Pt; v: Pt; lu: number; lv: number } {
   for (const alpha of [...dirs].sort((x, y) => x - y)) {
     const r = (alpha * Math.PI) / 180;
     const area = span(h, [Math.cos(r), Math.sin(r)]) * span(h, [-Math.sin(r), Math.cos(r)]);
-    if (!best || area <= best.area * (1 + 1e-9) + 1e-9) best = { alpha, area: Math.min(area, best?.area ?? area) };
+    if (best === null) best = { alpha, area };
+    else if (area <= best.area * (1 + 1e-9) + 1e-9) best = { alpha, area: Math.min(area, best.area) };
   }
   const alpha = best!.alpha;
   const ua = alpha === 0 ? 0 : alpha + 90;
