@@ -1,12 +1,13 @@
 // Loupe Node SDK example: node example.mjs IMAGE [--conf C]
 // Prints what the model finds on IMAGE (JPG, PNG, …) as JSON, in the image's own pixels: detections (boxes),
 // classes (a classifier, most probable first), a segmenter's objects and pixels per class, or text lines (OCR:
-// rotated boxes with the text read in each).
+// rotated boxes with the text read in each). A MEASURE model (sdk.json has `measure`) also prints each object's
+// fields (px, and mm when calibrated) and the image's OK/NG verdict with its reasons.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { loadModel, loadOcrModel } from './lib/index.js';
+import { describeFailure, judgeImage, loadModel, loadOcrModel, measureDetection, measureInstance, toMillimetres } from './lib/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const [image, ...rest] = process.argv.slice(2);
@@ -49,9 +50,38 @@ if (sdk.task === 'ocr') {
   const { classMap, instances } = await model.segment(rgb, info.width, info.height, opts);
   const pixels = {};
   for (const v of classMap) if (v > 0) pixels[model.meta.labels[v - 1]] = (pixels[model.meta.labels[v - 1]] ?? 0) + 1;
-  Object.assign(out, { pixelsPerClass: pixels, instances });
+  // Each instance's mask (its pixels within bbox) is what measureInstance() reads; too long to print.
+  Object.assign(out, { pixelsPerClass: pixels, instances: instances.map(({ mask, ...o }) => o) });
+  if (sdk.measure) out.measurement = measurement(instances.map((o) => ({ label: o.label, confidence: o.score, px: measureInstance(o) })));
 } else {
   out.detections = await model.detect(rgb, info.width, info.height, opts);
+  if (sdk.measure) out.measurement = measurement(out.detections.map((d) => ({ label: d.label, confidence: d.score, px: measureDetection(d) })));
 }
 await model.close();
+
+/**
+ * The fields of each object as the platform shows them (the engine's definitions, rounded to 3 decimals like
+ * the engine; mm from those pixels by the calibration) and the image's verdict under the model's tolerances.
+ */
+function measurement(found) {
+  const { mmPerPx, tolerances } = sdk.measure;
+  const r3 = (m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(v * 1000) / 1000]));
+  const objects = found.map((o) => {
+    const px = r3(o.px);
+    return { label: o.label, confidence: o.confidence, px, mm: mmPerPx === null ? null : toMillimetres(px, mmPerPx) };
+  });
+  const counts = {};
+  for (const o of objects) counts[o.label] = (counts[o.label] ?? 0) + 1;
+  if (!tolerances) return { count: objects.length, counts, mmPerPx, ok: null, reasons: [], objects };
+  const verdict = judgeImage(objects.map((o) => ({ label: o.label, values: tolerances.unit === 'mm' ? o.mm : o.px })), tolerances);
+  return {
+    count: objects.length,
+    counts,
+    mmPerPx,
+    unit: tolerances.unit,
+    ok: verdict.ok,
+    reasons: verdict.failures.map(describeFailure),
+    objects: objects.map((o, i) => ({ ...o, failed: verdict.failed[i] })),
+  };
+}
 console.log(JSON.stringify(out, null, 1));

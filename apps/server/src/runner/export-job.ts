@@ -7,7 +7,9 @@ import type { Deps } from '../services/deps.js';
 import { PACK_SHUTDOWN_REASON, setPackStatus, type ExportPayload } from '../services/delivery/packs.js';
 import { keep } from './artifacts.js';
 import { engineEnv, runEngine, type EngineEvent } from './engine.js';
-import { buildSdkZip, writeZip } from './sdk-zip.js';
+import { labelsRepo } from '../db/labels.js';
+import { measurementSettings } from '../services/measurement/settings.js';
+import { buildSdkZip, writeZip, type SdkInfo } from './sdk-zip.js';
 import type { JobContext } from './training-job.js';
 
 /** Exports without a stop button: only a shutdown ends one early. */
@@ -91,7 +93,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
   const raw = detector ? path.join(ctx.workDir, 'model-raw.onnx') : null;
   // (The OCR engine writes model-raw-rec.onnx too, the recognizer again: unused.)
   if (raw) await exportOnnx(raw, ['--no-nms']);
-  const owner = await deps.db.selectFrom('models').select('name').where('id', '=', pack.model_id).executeTakeFirstOrThrow();
+  const owner = await deps.db.selectFrom('models').select(['name', 'type']).where('id', '=', pack.model_id).executeTakeFirstOrThrow();
   const zip = path.join(ctx.workDir, 'sdk.zip');
   await buildSdkZip(zip, { model, raw, rec }, {
     model: owner.name,
@@ -106,6 +108,25 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
     maxDet: detector ? pack.max_det : null,
     conf: Number(summary.conf),
     iou: detector ? Number(summary.iou) : null,
+    ...(owner.type === 'MEASURE' ? { measure: await sdkMeasure(deps, pack.model_id) } : {}),
   });
   return zip;
+}
+
+/**
+ * A MEASURE model's calibration and tolerances for sdk.json, labels by name. Tolerances in mm without a
+ * calibration judge nothing on the platform (results.ts), so none ship.
+ */
+async function sdkMeasure(deps: Deps, modelId: number): Promise<NonNullable<SdkInfo['measure']>> {
+  const { mmPerPx, tolerances } = await measurementSettings(deps, modelId);
+  if (!tolerances || (tolerances.unit === 'mm' && mmPerPx === null)) return { mmPerPx, tolerances: null };
+  const names = new Map((await labelsRepo(deps.db).list(modelId)).map((l) => [l.id, l.name]));
+  return {
+    mmPerPx,
+    tolerances: {
+      unit: tolerances.unit,
+      count: tolerances.count ?? null,
+      labels: tolerances.labels.filter((l) => names.has(l.labelId)).map((l) => ({ label: names.get(l.labelId)!, count: l.count ?? null, fields: l.fields })),
+    },
+  };
 }

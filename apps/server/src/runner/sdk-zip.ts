@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import yazl from 'yazl';
-import type { SdkType, TrainingTask } from '@loupe/contracts';
+import type { Range, SdkType, TrainingTask } from '@loupe/contracts';
 
 /** apps/server, from src/runner or dist/runner alike. */
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,10 +29,45 @@ export interface SdkInfo {
   maxDet: number | null;
   conf: number;
   iou: number | null;
+  /**
+   * MEASURE models only (else absent): the model's calibration (mm per pixel, null when not calibrated) and its
+   * tolerances with labels by name (null when none, or in mm without a calibration: nothing is judged, as on
+   * the platform). The Node example measures each object with @loupe/runtime's measure.ts and judges the image.
+   */
+  measure?: { mmPerPx: number | null; tolerances: SdkTolerances | null };
+}
+
+/** contracts' Tolerances with each label's id replaced by its name (the SDK knows labels by name). */
+export interface SdkTolerances {
+  unit: 'px' | 'mm';
+  count?: Range | null;
+  labels: { label: string; count?: Range | null; fields: Record<string, Range> }[];
+}
+
+/** A MEASURE model's README: what the example prints, its calibration and tolerances. */
+function measureText(info: SdkInfo): Record<string, string> | null {
+  if (!info.measure) return null;
+  const { mmPerPx, tolerances } = info.measure;
+  const segment = info.task === 'segment';
+  const scale = mmPerPx === null ? 'The model is not calibrated: fields are in pixels only.' : `Calibration: ${mmPerPx} mm per pixel (\`mm\` fields; area in mm²).`;
+  const judged = tolerances === null ? 'No tolerances are set (or they are in mm without a calibration): images are not judged.' : `Tolerances (in ${tolerances.unit}, \`sdk.json\` → \`measure.tolerances\`) make each image OK or NG, with the reasons.`;
+  return {
+    modelFile: segment
+      ? 'the segmenter, per-pixel class probabilities inside the graph (onnxruntime and OpenCV DNN: both SDKs)'
+      : 'the rotated-box detector with decoding and NMS inside the graph (onnxruntime, the Node SDK)',
+    rawRow: segment ? '' : '| `model-raw.onnx` | the same detector without NMS, for OpenCV DNN (the Python SDK) |\n',
+    what: 'an object\'s `classId`',
+    output:
+      `Measurement (MEASURE model, ${segment ? 'objects of the predicted masks' : 'rotated boxes'}): each object's area, major and minor axis, ` +
+      `major-axis angle (degrees, 0–180, clockwise from +x) and centroid, as the platform measures them (\`px\`, and \`mm\` when calibrated), ` +
+      `and the image's count. ${scale} ${judged}`,
+  };
 }
 
 /** What the README says the files and outputs are, per task. */
 function taskText(info: SdkInfo): Record<string, string> {
+  const measured = measureText(info);
+  if (measured) return measured;
   const detector = info.task === 'detect' || info.task === 'obb';
   const raw = '| `model-raw.onnx` | the same detector without NMS, for OpenCV DNN (the Python SDK) |\n';
   if (detector) {
@@ -115,7 +150,8 @@ export async function buildSdkZip(out: string, files: { model: string; raw: stri
   const { labels: _labels, ...sdk } = info;
   zip.addBuffer(Buffer.from(`${JSON.stringify(sdk, null, 1)}\n`), 'sdk.json');
   const readme = await fs.promises.readFile(path.join(TEMPLATES, 'README.md'), 'utf8');
-  const vars = { ...sdk, maxDet: sdk.maxDet ?? '', iou: sdk.iou ?? '', ...taskText(info), sdkTitle: SDK_TITLES[info.sdkType], gpu: GPU_NOTES[info.sdkType] };
+  const { measure: _measure, ...plain } = sdk;
+  const vars = { ...plain, maxDet: sdk.maxDet ?? '', iou: sdk.iou ?? '', ...taskText(info), sdkTitle: SDK_TITLES[info.sdkType], gpu: GPU_NOTES[info.sdkType] };
   zip.addBuffer(Buffer.from(fill(readme, vars)), 'README.md');
 
   for (const f of (await fs.promises.readdir(lib)).sort()) {
