@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MeasurementImagesData, ObjectMeasure, PackStatusData, TestRunData, Tolerances } from '@loupe/contracts';
+import { call, startApp, type TestApp } from './helper.js';
+import { save } from './labeling-fixtures.js';
+import { start, waitFor } from './training-fixtures.js';
+import { downloader, unzip, waitForPack } from './delivery-fixtures.js';
+import { drawnOf, shapeImage, shapesModel, splitImages, testRun } from './task-fixtures.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-measure-sdk-'));
+const SEG = { model: 'p', imgsz: 64, epochs: 4, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 5, optimizer: 'AdamW', lr0: 0.01 };
+
+let t: TestApp;
+let token: string;
+
+beforeAll(async () => {
+  t = await startApp();
+  ({ token } = await downloader(t.app));
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+interface SdkMeasurement {
+  count: number;
+  mmPerPx: number | null;
+  unit: string;
+  ok: boolean | null;
+  reasons: string[];
+  objects: { label: string; px: ObjectMeasure; mm: ObjectMeasure | null; failed: string[] }[];
+}
+
+describe('the SDK of a MEASURE model measures and judges as the platform', () => {
+  it('exports a calibrated, toleranced segmenter whose Node example prints the platform’s fields and verdicts', async () => {
+    const m = await shapesModel(t.app, token, 'MEASURE', 36);
+    await splitImages(t.app, token, m.model.id, m.images, { train: [0, 24], valid: [24, 30], test: [30, 36] });
+    for (const [i, id] of m.images.entries()) {
+      const d = drawnOf(i);
+      expect((await save(t.app, token, { ...m, labels: m.labels }, id, 0, [{ labelId: m.labels[d.shape], geometry: { kind: 'polygon', points: d.polygon } }])).code).toBe(0);
+    }
+    const tr = await start(t.app, token, m.model.id, SEG);
+    expect(tr.code, tr.message).toBe(0);
+    const done = await waitFor(t.app, token, m.model.id, tr.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status), 60_000);
+    expect(done.status, done.error ?? '').toBe('succeeded');
+    const tested: TestRunData = await testRun(t.app, token, m.model.id);
+    expect(tested.status, tested.error ?? '').toBe('succeeded');
+
+    // 0.05 mm per pixel; discs (drawn 20 to 30 px across) must be 1.25 to 1.45 mm long, one object per image:
+    // some images OK, some NG.
+    const mmPerPx = 0.05;
+    expect((await call(t.app, 'PUT', `/api/models/${m.model.id}/measurement/calibration`, { mmPerPx }, { token })).code).toBe(0);
+    const tol: Tolerances = { unit: 'mm', count: { min: 1, max: 1 }, labels: [{ labelId: m.labels.disc, count: null, fields: { major_axis: { min: 1.25, max: 1.45 } } }] };
+    const put = await call(t.app, 'PUT', `/api/models/${m.model.id}/measurement/tolerances`, tol, { token });
+    expect(put.code, put.message).toBe(0);
+    const platform = (await call<MeasurementImagesData>(t.app, 'GET', `/api/models/${m.model.id}/tests/${tested.id}/measurements?pageSize=200`, undefined, { token })).data;
+    expect(platform.judged).toBe(true);
+
+    const r = await call<PackStatusData>(t.app, 'POST', '/api/train/modelPack', { modelId: m.model.id, kind: 'sdk', sdkType: 'cpu', inputW: 64, inputH: 64, maxDet: 1, rotated: false }, { token });
+    expect(r.code, r.message).toBe(0);
+    const pack = await waitForPack(t.app, token, m.model.id, 'sdk');
+    expect(pack.packStatus, pack.error ?? '').toBe('success');
+    const zip = await t.app.inject({ method: 'GET', url: `/api/train/download/${pack.id}/64/64`, headers: { 'x-token': token } });
+    const dir = path.join(work, 'sdk');
+    await unzip(zip.rawPayload, dir);
+    const sdk = JSON.parse(fs.readFileSync(path.join(dir, 'sdk.json'), 'utf8'));
+    expect(sdk.measure).toEqual({ mmPerPx, tolerances: { unit: 'mm', count: { min: 1, max: 1 }, labels: [{ label: 'disc', count: null, fields: { major_axis: { min: 1.25, max: 1.45 } } }] } });
+    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('0.05 mm per pixel');
+    fs.mkdirSync(path.join(dir, 'node', 'node_modules'));
+    for (const dep of ['onnxruntime-node', 'sharp']) fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(dir, 'node', 'node_modules', dep));
+
+    const names = Object.fromEntries(Object.entries(m.labels).map(([name, id]) => [id, name]));
+    let objects = 0;
+    let worst = 0;
+    let ng = 0;
+    for (const img of platform.items) {
+      const probe = path.join(work, `probe-${img.imageId}.png`);
+      await fs.promises.writeFile(probe, await shapeImage(m.images.indexOf(img.imageId)));
+      const out = await run(process.execPath, ['example.mjs', probe], { cwd: path.join(dir, 'node') });
+      const res = JSON.parse(out.stdout) as { measurement: SdkMeasurement; instances: { mask?: unknown }[] };
+      expect(res.instances.every((o) => o.mask === undefined)).toBe(true);
+      const got = res.measurement;
+      expect(got.count, `image ${img.imageId}`).toBe(img.count);
+      expect(got.ok, `image ${img.imageId}: ${got.reasons.join('; ')}`).toBe(img.ok);
+      expect(got.reasons.length).toBe(img.failures.length);
+      ng += got.ok ? 0 : 1;
+      // Both lists are most confident first; the fields agree within the engine's rounding (1e-3), the axes
+      // within 0.1 px (measure-parity.test.ts: OpenCV's float32 rectangle direction), angles of round objects not.
+      img.objects.forEach((o, k) => {
+        const mine = got.objects[k]!;
+        expect(mine.label).toBe(names[o.labelId]);
+        expect(mine.px.area).toBe(o.px.area);
+        for (const f of ['centroid_x', 'centroid_y'] as const) expect(Math.abs(mine.px[f] - o.px[f]!), f).toBeLessThan(1.001e-3);
+        for (const f of ['major_axis', 'minor_axis'] as const) {
+          const d = Math.abs(mine.px[f] - o.px[f]!);
+          expect(d, f).toBeLessThan(0.1);
+          expect(Math.abs(mine.mm![f] - o.mm![f]!)).toBeLessThan(0.1 * mmPerPx);
+          worst = Math.max(worst, d);
+        }
+        expect(mine.failed).toEqual(o.failed);
+        objects++;
+      });
+    }
+    console.log(`measure SDK: ${platform.items.length} images (${ng} NG), ${objects} objects, largest axis difference ${worst.toExponential(2)} px`);
+    expect(objects).toBeGreaterThan(0);
+    expect(ng).toBeGreaterThan(0);
+    expect(ng).toBeLessThan(platform.items.length);
+  }, 150_000);
+});
