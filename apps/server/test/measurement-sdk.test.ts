@@ -38,7 +38,7 @@ interface SdkMeasurement {
 }
 
 describe('the SDK of a MEASURE model measures and judges as the platform', () => {
-  it('exports a calibrated, toleranced segmenter whose Node example prints the platform’s fields and verdicts', async () => {
+  it('exports a calibrated, toleranced segmenter whose Node and Python examples print the platform’s fields and verdicts', async () => {
     const m = await shapesModel(t.app, token, 'MEASURE', 36);
     await splitImages(t.app, token, m.model.id, m.images, { train: [0, 24], valid: [24, 30], test: [30, 36] });
     for (const [i, id] of m.images.entries()) {
@@ -82,32 +82,37 @@ describe('the SDK of a MEASURE model measures and judges as the platform', () =>
     for (const img of platform.items) {
       const probe = path.join(work, `probe-${img.imageId}.png`);
       await fs.promises.writeFile(probe, await shapeImage(m.images.indexOf(img.imageId)));
-      const out = await run(process.execPath, ['example.mjs', probe], { cwd: path.join(dir, 'node') });
-      const res = JSON.parse(out.stdout) as { measurement: SdkMeasurement; instances: { mask?: unknown }[] };
-      expect(res.instances.every((o) => o.mask === undefined)).toBe(true);
-      const got = res.measurement;
-      expect(got.count, `image ${img.imageId}`).toBe(img.count);
-      expect(got.ok, `image ${img.imageId}: ${got.reasons.join('; ')}`).toBe(img.ok);
-      expect(got.reasons.length).toBe(img.failures.length);
-      ng += got.ok ? 0 : 1;
-      // Both lists are most confident first; the fields agree within the engine's rounding (1e-3), the axes
-      // within 0.1 px (measure-parity.test.ts: OpenCV's float32 rectangle direction), angles of round objects not.
-      img.objects.forEach((o, k) => {
-        const mine = got.objects[k]!;
-        expect(mine.label).toBe(names[o.labelId]);
-        expect(mine.px.area).toBe(o.px.area);
-        for (const f of ['centroid_x', 'centroid_y'] as const) expect(Math.abs(mine.px[f] - o.px[f]!), f).toBeLessThan(1.001e-3);
-        for (const f of ['major_axis', 'minor_axis'] as const) {
-          const d = Math.abs(mine.px[f] - o.px[f]!);
-          expect(d, f).toBeLessThan(0.1);
-          expect(Math.abs(mine.mm![f] - o.mm![f]!)).toBeLessThan(0.1 * mmPerPx);
-          worst = Math.max(worst, d);
-        }
-        expect(mine.failed).toEqual(o.failed);
-        objects++;
-      });
+      const node = await run(process.execPath, ['example.mjs', probe], { cwd: path.join(dir, 'node') });
+      const py = await run('/usr/bin/python3', ['example.py', probe], { cwd: path.join(dir, 'python'), env: { PATH: process.env.PATH } });
+      for (const [sdkName, out] of [['node', node.stdout], ['python', py.stdout]] as const) {
+        const res = JSON.parse(out) as { measurement: SdkMeasurement; instances: { mask?: unknown }[] };
+        const what = `${sdkName}, image ${img.imageId}`;
+        expect(res.instances.every((o) => o.mask === undefined)).toBe(true);
+        const got = res.measurement;
+        expect(got.count, what).toBe(img.count);
+        expect(got.ok, `${what}: ${got.reasons.join('; ')}`).toBe(img.ok);
+        expect(got.reasons.length, what).toBe(img.failures.length);
+        if (sdkName === 'node') ng += got.ok ? 0 : 1;
+        // Both lists are most confident first; the fields agree within the engine's rounding (1e-3), the axes
+        // within 0.1 px (measure-parity.test.ts: OpenCV's float32 rectangle direction; the Python SDK calls
+        // OpenCV as the engine does), angles of round objects not compared.
+        img.objects.forEach((o, k) => {
+          const mine = got.objects[k]!;
+          expect(mine.label, what).toBe(names[o.labelId]);
+          expect(mine.px.area, what).toBe(o.px.area);
+          for (const f of ['centroid_x', 'centroid_y'] as const) expect(Math.abs(mine.px[f] - o.px[f]!), `${what} ${f}`).toBeLessThan(1.001e-3);
+          for (const f of ['major_axis', 'minor_axis'] as const) {
+            const d = Math.abs(mine.px[f] - o.px[f]!);
+            expect(d, `${what} ${f}`).toBeLessThan(sdkName === 'python' ? 1.001e-3 : 0.1);
+            expect(Math.abs(mine.mm![f] - o.mm![f]!)).toBeLessThan(0.1 * mmPerPx);
+            worst = Math.max(worst, d);
+          }
+          expect(mine.failed, what).toEqual(o.failed);
+          objects++;
+        });
+      }
     }
-    console.log(`measure SDK: ${platform.items.length} images (${ng} NG), ${objects} objects, largest axis difference ${worst.toExponential(2)} px`);
+    console.log(`measure SDK: ${platform.items.length} images (${ng} NG), ${objects / 2} objects measured by each SDK, largest axis difference ${worst.toExponential(2)} px`);
     expect(objects).toBeGreaterThan(0);
     expect(ng).toBeGreaterThan(0);
     expect(ng).toBeLessThan(platform.items.length);

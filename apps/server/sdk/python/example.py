@@ -1,12 +1,14 @@
 """Loupe Python SDK example: python3 example.py IMAGE [--conf C]
-Prints what the model finds on IMAGE as JSON, in the image's own pixels: detections, classes, objects or text lines."""
+Prints what the model finds on IMAGE as JSON, in the image's own pixels: detections, classes, objects or text lines.
+A MEASURE model (sdk.json has measure) also prints each object's fields (px, and mm when calibrated) and the image's
+OK/NG verdict with its reasons."""
 import json
 import os
 import sys
 
 import cv2
 
-from loupe_sdk import Model, Reader, read_text
+from loupe_sdk import Model, Reader, measure_detection, measure_instance, measurement, read_text
 
 here = os.path.dirname(os.path.abspath(__file__))
 args = sys.argv[1:]
@@ -29,9 +31,14 @@ if model.task == "ocr":
 elif model.task == "classify":
     out["classes"] = model.classify(image, conf=conf)
 elif model.task == "segment":
-    class_map, out["instances"] = model.segment(image, conf=conf)
+    class_map, instances = model.segment(image, conf=conf, masks=bool(sdk.get("measure")))
     out["pixelsPerClass"] = {model.labels[v - 1]: int((class_map == v).sum()) for v in range(1, len(model.labels) + 1)}
+    out["instances"] = [{k: v for k, v in o.items() if k != "mask"} for o in instances]
+    if sdk.get("measure"):
+        out["measurement"] = measurement([(o["label"], o["score"], measure_instance(o)) for o in instances], sdk["measure"])
 else:
     out["detections"] = model.detect(image, conf=conf)
+    if sdk.get("measure"):
+        out["measurement"] = measurement([(d["label"], d["score"], measure_detection(d)) for d in out["detections"]], sdk["measure"])
 print(f"backend: {model.backend}", file=sys.stderr)
 print(json.dumps(out, indent=1))

@@ -149,11 +149,12 @@ class Model:
         out = [{"classId": int(c), "label": self.labels[c], "score": float(p[c])} for c in np.argsort(-p, kind="stable")]
         return [o for o in out if o["score"] >= conf] if self.meta.get("multi_label") else out
 
-    def segment(self, bgr, conf=None):
+    def segment(self, bgr, conf=None, masks=False):
         """Segmenters, as the engine does it: the probabilities of the image area resized to the image, each
         pixel's class, 8-connected regions per class. Returns (class_map, instances): class_map (h, w) uint16,
         0 = background, else classId + 1; instances dicts classId, label, score (mean probability), bbox
-        [x, y, w, h], area (pixels), polygon (outer outline through the boundary pixel centres)."""
+        [x, y, w, h], area (pixels), polygon (outer outline through the boundary pixel centres), and with
+        masks=True mask (its pixels within bbox, bool): what measure_instance() measures."""
         h0, w0 = bgr.shape[:2]
         x, r, left, top = self._input(bgr)
         probs = self._forward(x)[0]
@@ -182,7 +183,8 @@ class Model:
                 poly = max(cs, key=len).reshape(-1, 2) + [bx + 0.5, by + 0.5] if cs else np.zeros((0, 2))
                 out.append({"classId": c, "label": self.labels[c], "score": float(p[by:by + bh, bx:bx + bw][crop].mean()),
                             "bbox": [bx, by, bw, bh], "area": area,
-                            "polygon": poly.tolist() if len(poly) >= 3 else []})
+                            "polygon": poly.tolist() if len(poly) >= 3 else [],
+                            **({"mask": crop} if masks else {})})
         return class_map, sorted(out, key=lambda o: -o["score"])
 
     def detect(self, bgr, conf=None, iou=None, max_det=None):
@@ -311,3 +313,132 @@ def read_text(model, reader, bgr, conf=None):
     for d in lines:
         d["text"], d["textScore"] = reader.read(rgb, d["rbox"])
     return lines
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Measurement (MEASURE models): the platform's fields, by the training engine's definitions
+# (engine/loupe_engine/measure/fields.py), and the OK/NG verdict of an image under sdk.json's tolerances.
+
+FIELDS = ("area", "major_axis", "minor_axis", "angle", "centroid_x", "centroid_y")
+
+
+def _fields(area, major, minor, angle, cx, cy):
+    return {"area": area, "major_axis": major, "minor_axis": minor, "angle": angle, "centroid_x": cx, "centroid_y": cy}
+
+
+def _extent(pts, u):
+    """Spread of the boundary pixel centres along unit direction u plus, at each end, the expected gap to the true
+    edge: c / (k + 1) for k distinct offsets among the centres within one lattice step c of that end."""
+    proj = pts @ u
+    c = max(abs(u[0]), abs(u[1]))
+    length = proj.max() - proj.min()
+    for gap in (proj.max() - proj, proj - proj.min()):
+        near = gap[gap < c - 1e-6]
+        length += c / (len(np.unique(np.round(near, 3))) + 1)
+    return float(length)
+
+
+def measure_mask(mask, offset=(0, 0)):
+    """Fields of a binary mask (h, w) whose top-left pixel sits at offset (x, y), in pixels; None if empty.
+    Pixel (i, j) covers [j, j+1) x [i, i+1); axes are the sides of the minimum-area rectangle around the boundary
+    pixel centres, each pushed out to the expected edge; angle: the long side's direction, degrees in [0, 180)
+    clockwise on screen from +x."""
+    m = np.ascontiguousarray(mask, dtype=np.uint8)
+    mo = cv2.moments(m, binaryImage=True)
+    if mo["m00"] == 0:
+        return None
+    cx, cy = mo["m10"] / mo["m00"] + 0.5 + offset[0], mo["m01"] / mo["m00"] + 0.5 + offset[1]
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    pts = np.concatenate([c.reshape(-1, 2) for c in contours]).astype(np.float64)
+    box = cv2.boxPoints(cv2.minAreaRect(pts.astype(np.float32)))
+    side = box[1] - box[0] if np.hypot(*(box[1] - box[0])) > 1e-6 else box[2] - box[1]
+    u = side / np.hypot(*side) if np.hypot(*side) > 1e-6 else np.array([1.0, 0.0])
+    axes = [(_extent(pts, u), u), (_extent(pts, np.array([-u[1], u[0]])), np.array([-u[1], u[0]]))]
+    (major, v), (minor, _) = sorted(axes, key=lambda t: -t[0])
+    angle = math.degrees(math.atan2(v[1], v[0])) % 180.0
+    return _fields(float(mo["m00"]), major, minor, 0.0 if angle >= 180.0 - 1e-9 else angle, cx, cy)
+
+
+def measure_instance(inst):
+    """Fields of a segment() instance taken with masks=True, in pixels."""
+    x, y = inst["bbox"][:2]
+    return measure_mask(inst["mask"], (x, y))
+
+
+def measure_rbox(cx, cy, w, h, angle_deg):
+    """Fields of a rotated box (angle in degrees, clockwise on screen), in pixels."""
+    ang = (angle_deg if w >= h else angle_deg + 90.0) % 180.0
+    return _fields(w * h, max(w, h), min(w, h), 0.0 if ang >= 180.0 - 1e-9 else ang, cx, cy)
+
+
+def measure_detection(d):
+    """Fields of a detect() result: its rbox, or its axis-aligned box at angle 0."""
+    if d.get("rbox"):
+        r = d["rbox"]
+        return measure_rbox(r["cx"], r["cy"], r["w"], r["h"], r["angle"])
+    x1, y1, x2, y2 = d["box"]
+    return measure_rbox((x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1, 0.0)
+
+
+def to_mm(m, mm_per_px):
+    """Lengths and centroid times mm per pixel, the area times its square; the angle stays in degrees."""
+    s = mm_per_px
+    return _fields(m["area"] * s * s, m["major_axis"] * s, m["minor_axis"] * s, m["angle"], m["centroid_x"] * s, m["centroid_y"] * s)
+
+
+def in_range(value, r, angle=False):
+    """Bounds inclusive within 1e-9 (either may be None); an angle range with min > max wraps around 180."""
+    if not r:
+        return True
+    lo, hi = r.get("min"), r.get("max")
+    if angle and lo is not None and hi is not None and lo > hi:
+        return value >= lo or value <= hi
+    return (lo is None or value >= lo - 1e-9) and (hi is None or value <= hi + 1e-9)
+
+
+def judge_image(objects, tolerances):
+    """objects: dicts label and values (in the tolerances' unit); tolerances: sdk.json measure.tolerances.
+    Returns (ok, failures, failed fields per object, counts per label), as the platform judges."""
+    by_label = {t["label"]: t for t in tolerances["labels"]}
+    failures, counts, failed = [], {}, []
+    for i, o in enumerate(objects):
+        counts[o["label"]] = counts.get(o["label"], 0) + 1
+        ranges = by_label.get(o["label"], {}).get("fields", {})
+        bad = [f for f in FIELDS if ranges.get(f) and not in_range(o["values"][f], ranges[f], f == "angle")]
+        failures += [{"kind": "field", "label": o["label"], "index": i, "field": f, "value": o["values"][f], "range": ranges[f]} for f in bad]
+        failed.append(bad)
+    n = len(objects)
+    if tolerances.get("count") and not in_range(n, tolerances["count"]):
+        failures.append({"kind": "count", "label": None, "index": None, "field": None, "value": n, "range": tolerances["count"]})
+    for t in tolerances["labels"]:
+        k = counts.get(t["label"], 0)
+        if t.get("count") and not in_range(k, t["count"]):
+            failures.append({"kind": "count", "label": t["label"], "index": None, "field": None, "value": k, "range": t["count"]})
+    return not failures, failures, failed, counts
+
+
+def describe_failure(f):
+    """A failure in words, as the Node SDK's describeFailure."""
+    r = f"{'…' if f['range'].get('min') is None else f['range']['min']}..{'…' if f['range'].get('max') is None else f['range']['max']}"
+    v = str(f["value"]) if float(f["value"]).is_integer() else f"{f['value']:.3f}"
+    if f["kind"] == "field":
+        return f"{f['label']} #{f['index']}: {f['field']} {v} outside {r}"
+    return f"{'count' if f['label'] is None else f['label'] + ' count'} {v} outside {r}"
+
+
+def measurement(found, measure):
+    """found: (label, confidence, pixel fields) per object; measure: sdk.json's measure. The example's output: per
+    object px (rounded to 3 decimals as the platform shows them) and mm when calibrated, the count and the verdict."""
+    mm_per_px, tol = measure.get("mmPerPx"), measure.get("tolerances")
+    objects = []
+    for label, confidence, px in found:
+        px = {k: round(float(v), 3) for k, v in px.items()}
+        objects.append({"label": label, "confidence": confidence, "px": px, "mm": to_mm(px, mm_per_px) if mm_per_px else None})
+    counts = {}
+    for o in objects:
+        counts[o["label"]] = counts.get(o["label"], 0) + 1
+    if not tol:
+        return {"count": len(objects), "counts": counts, "mmPerPx": mm_per_px, "ok": None, "reasons": [], "objects": objects}
+    ok, failures, failed, _ = judge_image([{"label": o["label"], "values": o["mm"] if tol["unit"] == "mm" else o["px"]} for o in objects], tol)
+    return {"count": len(objects), "counts": counts, "mmPerPx": mm_per_px, "unit": tol["unit"], "ok": ok,
+            "reasons": [describe_failure(f) for f in failures], "objects": [{**o, "failed": f} for o, f in zip(objects, failed)]}
