@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import { drawnOf, shapeImage, SHAPES, SIZE, type Shape } from '../../apps/server/test/shape-images.js';
 import { zipOf } from './images.js';
 
 /**
@@ -9,9 +9,7 @@ import { zipOf } from './images.js';
  * few epochs. Class folders for the folder upload, a LabelMe ZIP of the shapes' polygons for segmentation.
  */
 
-export const SHAPES = ['disc', 'square'] as const;
-export type Shape = (typeof SHAPES)[number];
-export const SIZE = 64;
+export { SHAPES, SIZE, type Shape };
 
 export interface DrawnShape {
   name: string;
@@ -21,50 +19,11 @@ export interface DrawnShape {
   polygon: [number, number][];
 }
 
-/** Where image i's shape sits: discs and squares alternate, sizes 20 to 30 px, anywhere inside. */
-export function outlineOf(i: number): { shape: Shape; polygon: [number, number][] } {
-  const shape = SHAPES[i % 2]!;
-  const s = 20 + ((i * 7) % 11);
-  const cx = s / 2 + 3 + ((i * 13) % (SIZE - s - 6));
-  const cy = s / 2 + 3 + ((i * 17) % (SIZE - s - 6));
-  const polygon: [number, number][] =
-    shape === 'disc'
-      ? Array.from({ length: 24 }, (_, k) => [cx + (s / 2) * Math.cos((k * Math.PI) / 12), cy + (s / 2) * Math.sin((k * Math.PI) / 12)] as [number, number])
-      : [
-          [cx - s / 2, cy - s / 2],
-          [cx + s / 2, cy - s / 2],
-          [cx + s / 2, cy + s / 2],
-          [cx - s / 2, cy + s / 2],
-        ];
-  return { shape, polygon: polygon.map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]) };
-}
-
-/** Even-odd test of a pixel centre against a polygon: how the engine rasterizes labels. */
-function inside(poly: [number, number][], x: number, y: number): boolean {
-  let hit = false;
-  for (let k = 0, j = poly.length - 1; k < poly.length; j = k++) {
-    const [xk, yk] = poly[k]!;
-    const [xj, yj] = poly[j]!;
-    if (yk > y !== yj > y && x < ((xj - xk) * (y - yk)) / (yj - yk) + xk) hit = !hit;
-  }
-  return hit;
-}
+/** Image i's shape and outline (apps/server/test/shape-images.ts, which the server's tests draw from too). */
+export const outlineOf = (i: number): { shape: Shape; polygon: [number, number][] } => drawnOf(i);
 
 /** A PNG of image i: its shape's pixels are exactly the polygon's (centres inside). */
-export function shapePng(i: number): Promise<Buffer> {
-  const { shape, polygon } = outlineOf(i);
-  const px = Buffer.alloc(SIZE * SIZE * 3);
-  let s = (i + 1) * 2654435761 + 7;
-  for (let p = 0; p < px.length; p++) {
-    s = (s * 1103515245 + 12345) >>> 0;
-    px[p] = 40 + ((s >>> 16) % 15);
-  }
-  const colour = shape === 'disc' ? [240, 240, 240] : [130, 130, 200];
-  for (let y = 0; y < SIZE; y++) {
-    for (let x = 0; x < SIZE; x++) if (inside(polygon, x + 0.5, y + 0.5)) px.set(colour, (y * SIZE + x) * 3);
-  }
-  return sharp(px, { raw: { width: SIZE, height: SIZE, channels: 3 } }).png().toBuffer();
-}
+export const shapePng = (i: number): Promise<Buffer> => shapeImage(i);
 
 /**
  * `count` shape images written into `dir`: flat (shape-00.png …), or in class folders `dir/<shape>/` for the
