@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { judgeImage as contractsJudge, type Tolerances } from "../../contracts/src/measurement.js";
-import { judgeImage, loadModel, measureInstance, measureMask, measurePolygon, measureRbox, MEASURE_FIELDS, type MeasureTolerances, type ObjectMeasure } from "../src/index.js";
+import { judgeImage, loadModel, measureDetection, measureInstance, measureMask, measurePolygon, measureRbox, type MeasureTolerances, type ObjectMeasure } from "../src/index.js";
 
 // The engine is Debian's python3 with Debian's torch, never the python3 first on PATH.
 const PY = "/usr/bin/python3";
@@ -26,6 +26,8 @@ const engine = (cwd: string, ...args: string[]) => run(PY, ["-m", "loupe_engine"
  */
 const ROUNDED = 1.001e-3;
 const UNROUNDED = 1e-4;
+/** Rotated boxes: the ONNX graph's float32 boxes against torch's (parity.test.ts), plus the engine's rounding. */
+const OBB_BOUND = 0.02;
 const halfCircle = (a: number, b: number) => Math.abs((((a - b) % 180) + 270) % 180 - 90);
 /** Largest difference of the exact fields (area, centroid), of the axes, and of the angle (0 when it has none). */
 function fieldDiff(a: ObjectMeasure, b: ObjectMeasure): { exact: number; axes: number; angle: number } {
@@ -238,5 +240,48 @@ for im in json.load(open("all.json"))["images"]:
     agree.check(`segmenter, ${coco.images.length} images (NG ${ng})`);
     expect(ng).toBeGreaterThan(0);
     expect(ng).toBeLessThan(coco.images.length);
+  });
+  it("measures a tiny trained rotated-box detector's boxes and judges its images as the engine's `measure --model`", async () => {
+    const dir = join(work, "obb");
+    await run(PY, [join(ROOT, "engine/tests/fixtures.py"), dir, "--n", "24", "--size", "64", "--obb"], { env });
+    await engine(dir, "train", "--task", "obb", "--data", "train.json", "--val", "val.json", "--images", "images", "--out", "run",
+      "--set", "imgsz=64", "--set", "epochs=30", "--set", "mosaic=0", "--set", "seed=1", "--set", "val=false");
+    await engine(dir, "export", "--model", "run/best.pt", "--format", "onnx", "--width", "64", "--height", "64", "--max-det", "300", "--conf", "0.1", "--out", "model.onnx");
+    await run(PY, ["-c", `
+import cv2, json
+for im in json.load(open("val.json"))["images"]:
+    open("%d.rgb" % im["id"], "wb").write(cv2.imread("images/" + im["file_name"])[..., ::-1].tobytes())
+`], { env, cwd: dir });
+    const coco = JSON.parse(readFileSync(join(dir, "val.json"), "utf8")) as { images: { id: number; width: number; height: number }[]; categories: { name: string }[] };
+    const names = coco.categories.map((c) => c.name);
+    const tol: MeasureTolerances = { unit: "px", count: { max: 3 }, labels: [{ label: names[0]!, fields: { major_axis: { min: 10 }, angle: { min: 150, max: 60 } } }] };
+    writeFileSync(join(dir, "tol.json"), JSON.stringify(engineTolerances(tol)));
+    await engine(dir, "measure", "--model", "run/best.pt", "--data", "val.json", "--images", "images", "--conf", "0.1", "--tolerances", "tol.json", "--out", "m.json");
+    const res = JSON.parse(readFileSync(join(dir, "m.json"), "utf8")) as { images: EngineImage[] };
+    const model = await loadModel(join(dir, "model.onnx"));
+    let worst = 0;
+    let objects = 0;
+    let ng = 0;
+    for (const im of coco.images) {
+      const theirs = res.images.find((r) => r.image_id === im.id)!;
+      const dets = await model.detect(new Uint8Array(readFileSync(join(dir, `${im.id}.rgb`))), im.width, im.height);
+      expect(dets.length, `image ${im.id}`).toBe(theirs.count);
+      const mine = dets.map((d) => ({ label: d.label, values: measureDetection(d) }));
+      for (const t of theirs.objects) {
+        const d = Math.min(...mine.filter((o) => o.label === t.label).map((o) => {
+          const f = fieldDiff(o.values, t.measure);
+          return Math.max(f.exact, f.axes, f.angle);
+        }));
+        worst = Math.max(worst, d);
+        objects++;
+      }
+      const verdict = judgeImage(mine, tol);
+      expect(verdict.ok, `image ${im.id}`).toBe(theirs.ok);
+      ng += verdict.ok ? 0 : 1;
+    }
+    await model.close();
+    console.log(`rotated boxes: ${objects} objects on ${coco.images.length} images (NG ${ng}), largest field difference ${worst.toExponential(2)} (ONNX float32 against torch, engine rounded to 1e-3)`);
+    expect(objects).toBeGreaterThan(0);
+    expect(worst).toBeLessThan(OBB_BOUND);
   });
 });
