@@ -4,12 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MeasurementImagesData, ObjectMeasure, PackStatusData, TestRunData, Tolerances } from '@loupe/contracts';
+import sharp from 'sharp';
+import type { Geometry, LabelData, MeasurementImagesData, ObjectMeasure, PackStatusData, TestRunData, Tolerances, TrainingData, UploadData } from '@loupe/contracts';
 import { call, startApp, type TestApp } from './helper.js';
+import { newModel, send, uploadUrl } from './gallery-fixtures.js';
 import { save } from './labeling-fixtures.js';
 import { start, waitFor } from './training-fixtures.js';
 import { downloader, unzip, waitForPack } from './delivery-fixtures.js';
-import { drawnOf, shapeImage, shapesModel, splitImages, testRun } from './task-fixtures.js';
+import { drawnOf, runImages, shapeImage, shapesModel, splitImages, testRun } from './task-fixtures.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -117,4 +119,98 @@ describe('the SDK of a MEASURE model measures and judges as the platform', () =>
     expect(ng).toBeGreaterThan(0);
     expect(ng).toBeLessThan(platform.items.length);
   }, 150_000);
+});
+
+/** A bright bar (rotated rectangle) on noisy ground, as measurement.test.ts draws its rotated-box MEASURE data. */
+function barOf(i: number) {
+  const w = 26 + ((i * 5) % 10);
+  const h = 8 + ((i * 3) % 5);
+  const angle = -40 + ((i * 23) % 81);
+  return { cx: 32 + ((i * 7) % 9) - 4, cy: 32 + ((i * 11) % 9) - 4, w, h, angle };
+}
+async function barImage(i: number): Promise<Buffer> {
+  const { cx, cy, w, h, angle } = barOf(i);
+  const px = Buffer.alloc(64 * 64 * 3);
+  let s = (i + 3) * 2654435761;
+  const [c, sn] = [Math.cos((angle * Math.PI) / 180), Math.sin((angle * Math.PI) / 180)];
+  for (let y = 0; y < 64; y++) {
+    for (let x = 0; x < 64; x++) {
+      s = (s * 1103515245 + 12345) >>> 0;
+      const dx = x + 0.5 - cx;
+      const dy = y + 0.5 - cy;
+      const inside = Math.abs(dx * c + dy * sn) <= w / 2 && Math.abs(-dx * sn + dy * c) <= h / 2;
+      px.fill(inside ? 235 : 30 + ((s >>> 16) % 20), (y * 64 + x) * 3, (y * 64 + x) * 3 + 3);
+    }
+  }
+  return sharp(px, { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
+}
+
+describe('the SDK of a rotated-box MEASURE model measures and judges as the platform', () => {
+  it('exports an uncalibrated obb detector whose Node and Python examples print the platform’s fields and verdicts', async () => {
+    const model = await newModel(t.app, token, 'MEASURE');
+    const files = await Promise.all(Array.from({ length: 24 }, async (_, i) => ({ filename: `bar_${i}.png`, data: await barImage(i) })));
+    const up = await send<UploadData>(t.app, token, uploadUrl(model.id), files);
+    const images = up.data.results.map((r) => r.imageId!);
+    const bar = (await call<LabelData>(t.app, 'POST', `/api/models/${model.id}/labels`, { name: 'bar' }, { token })).data.id;
+    for (const [i, id] of images.entries()) {
+      const g: Geometry = { kind: 'rbox', ...barOf(i) };
+      expect((await save(t.app, token, { model, images, labels: { bar } }, id, 0, [{ labelId: bar, geometry: g }])).code).toBe(0);
+    }
+    await splitImages(t.app, token, model.id, images, { train: [0, 16], valid: [16, 20], test: [20, 24] });
+    const r = await call<TrainingData>(t.app, 'POST', `/api/models/${model.id}/trainings`, { params: { model: 'p', imgsz: 64, epochs: 12, batch: 4, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 3, optimizer: 'AdamW', lr0: 0.01, val: false } }, { token });
+    expect(r.code, r.message).toBe(0);
+    const done = await waitFor(t.app, token, model.id, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status), 90_000);
+    expect(done.status, done.error ?? '').toBe('succeeded');
+    const tested = await testRun(t.app, token, model.id, { settings: { conf: 0.05 } });
+    expect(tested.status, tested.error ?? '').toBe('succeeded');
+    // Bars are drawn 26 to 35 px long: at least 30 px makes some images NG.
+    const tol: Tolerances = { unit: 'px', count: { min: 1, max: 2 }, labels: [{ labelId: bar, count: null, fields: { major_axis: { min: 30, max: null } } }] };
+    expect((await call(t.app, 'PUT', `/api/models/${model.id}/measurement/tolerances`, tol, { token })).code).toBe(0);
+    const platform = (await call<MeasurementImagesData>(t.app, 'GET', `/api/models/${model.id}/tests/${tested.id}/measurements?pageSize=200`, undefined, { token })).data;
+    expect(platform.judged).toBe(true);
+    const { items } = await runImages(t.app, token, model.id, tested.id);
+
+    const pk = await call<PackStatusData>(t.app, 'POST', '/api/train/modelPack', { modelId: model.id, kind: 'sdk', sdkType: 'cpu', inputW: 64, inputH: 64, maxDet: 10, rotated: true }, { token });
+    expect(pk.code, pk.message).toBe(0);
+    const pack = await waitForPack(t.app, token, model.id, 'sdk');
+    expect(pack.packStatus, pack.error ?? '').toBe('success');
+    const zip = await t.app.inject({ method: 'GET', url: `/api/train/download/${pack.id}/64/64`, headers: { 'x-token': token } });
+    const dir = path.join(work, 'sdk-obb');
+    await unzip(zip.rawPayload, dir);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'sdk.json'), 'utf8')).measure).toEqual({ mmPerPx: null, tolerances: { unit: 'px', count: { min: 1, max: 2 }, labels: [{ label: 'bar', count: null, fields: { major_axis: { min: 30, max: null } } }] } });
+    fs.mkdirSync(path.join(dir, 'node', 'node_modules'));
+    for (const dep of ['onnxruntime-node', 'sharp']) fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(dir, 'node', 'node_modules', dep));
+
+    let objects = 0;
+    let worst = 0;
+    let ng = 0;
+    for (const img of platform.items) {
+      const probe = path.join(work, `bar-${img.imageId}.png`);
+      await fs.promises.writeFile(probe, await barImage(images.indexOf(img.imageId)));
+      const node = await run(process.execPath, ['example.mjs', probe], { cwd: path.join(dir, 'node') });
+      const py = await run('/usr/bin/python3', ['example.py', probe], { cwd: path.join(dir, 'python'), env: { PATH: process.env.PATH } });
+      expect(items.find((i) => i.imageId === img.imageId)!.predictions.length).toBe(img.count);
+      for (const [sdkName, out] of [['node', node.stdout], ['python', py.stdout]] as const) {
+        const got = (JSON.parse(out) as { measurement: SdkMeasurement }).measurement;
+        const what = `${sdkName}, image ${img.imageId}`;
+        expect(got.count, what).toBe(img.count);
+        expect(got.ok, `${what}: ${got.reasons.join('; ')}`).toBe(img.ok);
+        expect(got.objects.every((o) => o.mm === null)).toBe(true);
+        if (sdkName === 'node') ng += got.ok ? 0 : 1;
+        // The SDKs' boxes are the exported graph's (float32, OpenCV DNN for Python) against the engine's torch.
+        img.objects.forEach((o, k) => {
+          for (const f of ['area', 'major_axis', 'minor_axis', 'angle', 'centroid_x', 'centroid_y'] as const) {
+            const d = Math.abs(got.objects[k]!.px[f] - o.px[f]!);
+            worst = Math.max(worst, f === 'area' ? d / o.px.area! : d);
+          }
+          expect(got.objects[k]!.failed, what).toEqual(o.failed);
+          objects++;
+        });
+      }
+    }
+    console.log(`measure SDK (obb): ${platform.items.length} images (${ng} NG), ${objects / 2} boxes measured by each SDK, largest difference ${worst.toExponential(2)} (px, °, relative area)`);
+    expect(objects).toBeGreaterThan(0);
+    // Seen: 5e-3 (px, °); verdicts must be equal all the same.
+    expect(worst).toBeLessThan(0.02);
+  }, 180_000);
 });
