@@ -22,6 +22,7 @@ const PARAMS = { model: 'p', imgsz: 64, epochs: 2, batch: 8, mosaic: 0, workers:
 const COUNT = 30;
 interface SdkLine {
   text: string;
+  textScore: number;
   score: number;
   rbox: { cx: number; cy: number; w: number; h: number; angle: number };
 }
@@ -140,7 +141,7 @@ describe('an OCR model on the real engine', () => {
     const env = { ...process.env, PYTHONPATH: path.join(ROOT, 'engine'), OMP_WAIT_POLICY: 'PASSIVE' };
     const sdkJson = JSON.parse(fs.readFileSync(path.join(dir, 'sdk.json'), 'utf8')) as { conf: number };
     await run(PY, ['-m', 'loupe_engine', 'test', '--model', t.app.deps.blobs.pathOf(best), '--data', path.join(work, 'probe.json'), '--images', work, '--out', path.join(work, 'pred.json'), '--conf', String(sdkJson.conf)], { env });
-    const engine = JSON.parse(fs.readFileSync(path.join(work, 'pred.json'), 'utf8')) as { image_id: number; rbox: number[]; score: number; text: string }[];
+    const engine = JSON.parse(fs.readFileSync(path.join(work, 'pred.json'), 'utf8')) as { image_id: number; rbox: number[]; score: number; text: string; text_score: number }[];
 
     const modules = path.join(dir, 'node', 'node_modules');
     fs.mkdirSync(modules, { recursive: true });
@@ -162,6 +163,8 @@ describe('an OCR model on the real engine', () => {
           }
           free.splice(free.indexOf(near), 1);
           expect(l.text, `image ${i}`).toBe(near.text);
+          // The text score depends on every pixel of the crop: the SDKs cut the line out as the engine does.
+          expect(Math.abs(l.textScore - near.text_score), `image ${i}`).toBeLessThan(1e-4);
           paired += 1;
         }
         for (const p of free) expect(Math.abs(p.score - sdkJson.conf), `missed ${JSON.stringify(p)} on image ${i}`).toBeLessThan(0.01);

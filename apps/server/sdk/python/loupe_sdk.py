@@ -227,8 +227,8 @@ class Model:
 
 class Reader:
     """The OCR recognizer (model-rec.onnx): reads one text line from a rotated box. Cuts the box out and rectifies
-    it exactly as the training engine does (turned to its reading direction, a 10 % margin, 32 px high, bilinear,
-    padded on the right), then decodes the per-step probabilities greedily (CTC: repeats collapsed, blanks
+    it exactly as the training engine does (turned to its reading direction, with the margins of the model's
+    metadata, 32 px high, bilinear, padded on the right), then decodes the per-step probabilities greedily (CTC: repeats collapsed, blanks
     dropped)."""
 
     def __init__(self, path):
@@ -239,6 +239,8 @@ class Reader:
         self.charset = self.meta["charset"]
         self.height, self.width = self.meta["input_height"], self.meta["input_width"]
         self.margin, self.pad, self.line_aspect = self.meta["margin"], self.meta["pad_value"], self.meta["line_aspect"]
+        # context before and after the line (older exports: the same as above and below)
+        self.margin_x = self.meta.get("margin_x", self.margin)
         try:
             import onnxruntime as ort
             self.session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
@@ -265,12 +267,12 @@ class Reader:
         """rgb (H, W, 3) uint8; box canonical (cx, cy, w, h, angle°) -> float32 (1, 3, height, width) in 0..1."""
         cx, cy, w, h, ang = box
         H, W = rgb.shape[:2]
-        m = self.margin * h
-        cw = int(min(self.width, max(1, round(self.height * (w + 2 * m) / max(h + 2 * m, 1e-6)))))
+        m, mx = self.margin * h, self.margin_x * h
+        cw = int(min(self.width, max(1, round(self.height * (w + 2 * mx) / max(h + 2 * m, 1e-6)))))
         xs = (np.arange(cw, dtype=np.float64) + 0.5) / cw - 0.5
         ys = (np.arange(self.height, dtype=np.float64) + 0.5) / self.height - 0.5
         v = (ys * (h + 2 * m))[:, None]
-        u = (xs * (w + 2 * m))[None, :]
+        u = (xs * (w + 2 * mx))[None, :]
         t = math.radians(ang)
         c, s = math.cos(t), math.sin(t)
         fx = np.clip(cx + u * c - v * s - 0.5, 0, W - 1)
