@@ -51,7 +51,7 @@ if (sdk.task === 'ocr') {
   const pixels = {};
   for (const v of classMap) if (v > 0) pixels[model.meta.labels[v - 1]] = (pixels[model.meta.labels[v - 1]] ?? 0) + 1;
   // Each instance's mask (its pixels within bbox) is what measureInstance() reads; too long to print.
-  Object.assign(out, { pixelsPerClass: pixels, instances: instances.map(({ mask, ...o }) => o) });
+  Object.assign(out, { pixelsPerClass: pixels, instances: instances.map(({ mask: _mask, ...o }) => o) });
   if (sdk.measure) out.measurement = measurement(instances.map((o) => ({ label: o.label, confidence: o.score, px: measureInstance(o) })));
 } else {
   out.detections = await model.detect(rgb, info.width, info.height, opts);
