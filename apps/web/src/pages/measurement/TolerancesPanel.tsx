@@ -12,11 +12,12 @@ import { useCalibration, useGolden, useMeasurements, useModelImages, useToleranc
 type Bounds = { min: number | null; max: number | null };
 
 function BoundsInput({ value, onChange, id, integer }: { value: Bounds; onChange: (v: Bounds) => void; id: string; integer?: boolean }) {
+  const { t } = useTranslation('measurement');
   const step = integer ? 1 : undefined;
   return (
     <Space.Compact>
-      <InputNumber<number> size="small" style={{ width: 110 }} placeholder="min" step={step} value={value.min} onChange={(min) => onChange({ ...value, min })} data-testid={`${id}-min`} />
-      <InputNumber<number> size="small" style={{ width: 110 }} placeholder="max" step={step} value={value.max} onChange={(max) => onChange({ ...value, max })} data-testid={`${id}-max`} />
+      <InputNumber<number> size="small" style={{ width: 110 }} placeholder={t('tolerances.min')} step={step} value={value.min} onChange={(min) => onChange({ ...value, min })} data-testid={`${id}-min`} />
+      <InputNumber<number> size="small" style={{ width: 110 }} placeholder={t('tolerances.max')} step={step} value={value.max} onChange={(max) => onChange({ ...value, max })} data-testid={`${id}-max`} />
     </Space.Compact>
   );
 }
