@@ -109,8 +109,10 @@ export async function startTest(deps: Deps, user: User, model: Model, body: Test
     if (isUniqueViolation(e)) fail('ongoingTesting');
     throw e;
   }
+  // The answer is what this call did (queued): read before the runner may take the job and move it on.
+  const queued = await getTest(deps, model, runId);
   deps.queue.kick();
-  return getTest(deps, model, runId);
+  return queued;
 }
 
 async function findTest(deps: Deps, model: Model, testId: number): Promise<TestRunRow> {

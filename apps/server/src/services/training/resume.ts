@@ -53,6 +53,8 @@ export async function resumeTraining(deps: Deps, user: User, model: Model, train
     throw e;
   }
   deps.trainingEvents.publish(t.id, { type: 'state', data: { status: 'queued', error: null } });
+  // The answer is what this call did (queued): read before the runner may take the job and move it on.
+  const queued = await getTraining(deps, model, t.id);
   deps.queue.kick();
-  return getTraining(deps, model, t.id);
+  return queued;
 }

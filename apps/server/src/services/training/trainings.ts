@@ -134,8 +134,10 @@ export async function startTraining(deps: Deps, user: User, model: Model, body: 
     if (isUniqueViolation(e)) fail('ongoingTraining');
     throw e;
   }
+  // The answer is what this call did (queued): read before the runner may take the job and move it on.
+  const queued = await getTraining(deps, model, trainingId);
   deps.queue.kick();
-  return getTraining(deps, model, trainingId);
+  return queued;
 }
 
 export async function listTrainings(deps: Deps, model: Model): Promise<TrainingListData> {
