@@ -19,7 +19,6 @@ import {
   type TestRunData,
   type Tolerances,
   type TolerancesData,
-  type TrainingData,
   type UploadData,
 } from '@loupe/contracts';
 import { call, startApp, type Reply, type TestApp } from './helper.js';
@@ -27,7 +26,7 @@ import { newModel, send, uploadUrl } from './gallery-fixtures.js';
 import { save } from './labeling-fixtures.js';
 import { start, waitFor } from './training-fixtures.js';
 import { downloader, waitForPack } from './delivery-fixtures.js';
-import { drawnOf, runImages, shapesModel, splitImages, testRun } from './task-fixtures.js';
+import { drawnOf, runImages, shapesModel, splitImages, testRun, trainedBarsModel } from './task-fixtures.js';
 import { measureRbox } from '../src/services/measurement/fields.js';
 
 const run = promisify(execFile);
@@ -337,47 +336,9 @@ describe('a MEASURE model of polygons: a segmenter whose instances are measured'
   });
 });
 
-/** A bright bar (rotated rectangle) on noisy ground: the rotated-box MEASURE data. */
-function barOf(i: number) {
-  const w = 26 + ((i * 5) % 10);
-  const h = 8 + ((i * 3) % 5);
-  const angle = -40 + ((i * 23) % 81);
-  return { cx: 32 + ((i * 7) % 9) - 4, cy: 32 + ((i * 11) % 9) - 4, w, h, angle };
-}
-async function barImage(i: number): Promise<Buffer> {
-  const { cx, cy, w, h, angle } = barOf(i);
-  const px = Buffer.alloc(64 * 64 * 3);
-  let s = (i + 3) * 2654435761;
-  const [c, sn] = [Math.cos((angle * Math.PI) / 180), Math.sin((angle * Math.PI) / 180)];
-  for (let y = 0; y < 64; y++) {
-    for (let x = 0; x < 64; x++) {
-      s = (s * 1103515245 + 12345) >>> 0;
-      const dx = x + 0.5 - cx;
-      const dy = y + 0.5 - cy;
-      const inside = Math.abs(dx * c + dy * sn) <= w / 2 && Math.abs(-dx * sn + dy * c) <= h / 2;
-      px.fill(inside ? 235 : 30 + ((s >>> 16) % 20), (y * 64 + x) * 3, (y * 64 + x) * 3 + 3);
-    }
-  }
-  return sharp(px, { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
-}
-
 describe('a MEASURE model of rotated boxes: an obb detector whose boxes are measured', () => {
   it('trains obb, measures each box by the engine’s definition, and exports', async () => {
-    const model = await newModel(t.app, token, 'MEASURE');
-    const files = await Promise.all(Array.from({ length: 24 }, async (_, i) => ({ filename: `bar_${i}.png`, data: await barImage(i) })));
-    const up = await send<UploadData>(t.app, token, uploadUrl(model.id), files);
-    const images = up.data.results.map((r) => r.imageId!);
-    const bar = (await call<LabelData>(t.app, 'POST', `/api/models/${model.id}/labels`, { name: 'bar' }, { token })).data.id;
-    for (const [i, id] of images.entries()) {
-      const g: Geometry = { kind: 'rbox', ...barOf(i) };
-      expect((await save(t.app, token, { model, images, labels: { bar } }, id, 0, [{ labelId: bar, geometry: g }])).code).toBe(0);
-    }
-    await splitImages(t.app, token, model.id, images, { train: [0, 16], valid: [16, 20], test: [20, 24] });
-    const r = await call<TrainingData>(t.app, 'POST', `/api/models/${model.id}/trainings`, { params: { model: 'p', imgsz: 64, epochs: 12, batch: 4, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 3, optimizer: 'AdamW', lr0: 0.01, val: false } }, { token });
-    expect(r.code, r.message).toBe(0);
-    expect(r.data).toMatchObject({ task: 'obb', rotated: true });
-    const done = await waitFor(t.app, token, model.id, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status), 90_000);
-    expect(done.status, done.error ?? '').toBe('succeeded');
+    const { model } = await trainedBarsModel(t.app, token);
 
     const tested = await testRun(t.app, token, model.id, { settings: { conf: 0.05 } });
     expect(tested.status, tested.error ?? '').toBe('succeeded');

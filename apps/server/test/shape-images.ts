@@ -63,3 +63,26 @@ export function shapeImage(i: number): Promise<Buffer> {
   return sharp(px, { raw: { width: SIZE, height: SIZE, channels: 3 } }).png().toBuffer();
 }
 
+/** A bright bar (rotated rectangle) on noisy ground: the rotated-box MEASURE data. */
+export function barOf(i: number) {
+  const w = 26 + ((i * 5) % 10);
+  const h = 8 + ((i * 3) % 5);
+  const angle = -40 + ((i * 23) % 81);
+  return { cx: 32 + ((i * 7) % 9) - 4, cy: 32 + ((i * 11) % 9) - 4, w, h, angle };
+}
+export async function barImage(i: number): Promise<Buffer> {
+  const { cx, cy, w, h, angle } = barOf(i);
+  const px = Buffer.alloc(64 * 64 * 3);
+  let s = (i + 3) * 2654435761;
+  const [c, sn] = [Math.cos((angle * Math.PI) / 180), Math.sin((angle * Math.PI) / 180)];
+  for (let y = 0; y < 64; y++) {
+    for (let x = 0; x < 64; x++) {
+      s = (s * 1103515245 + 12345) >>> 0;
+      const dx = x + 0.5 - cx;
+      const dy = y + 0.5 - cy;
+      const inside = Math.abs(dx * c + dy * sn) <= w / 2 && Math.abs(-dx * sn + dy * c) <= h / 2;
+      px.fill(inside ? 235 : 30 + ((s >>> 16) % 20), (y * 64 + x) * 3, (y * 64 + x) * 3 + 3);
+    }
+  }
+  return sharp(px, { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
+}

@@ -1,11 +1,13 @@
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { LabelData, ModelData, ModelType, TestImagesData, TestRunData, UploadData } from '@loupe/contracts';
+import type { Geometry, LabelData, ModelData, ModelType, TestImagesData, TestRunData, TrainingData, UploadData } from '@loupe/contracts';
 import { call } from './helper.js';
 import { newModel, send, uploadUrl } from './gallery-fixtures.js';
-import { SHAPES, shapeImage, type Shape } from './shape-images.js';
+import { save } from './labeling-fixtures.js';
+import { waitFor } from './training-fixtures.js';
+import { barImage, barOf, SHAPES, shapeImage, type Shape } from './shape-images.js';
 
-export { drawnOf, shapeImage, SHAPES, type Drawn, type Shape } from './shape-images.js';
+export { barImage, barOf, drawnOf, shapeImage, SHAPES, type Drawn, type Shape } from './shape-images.js';
 
 /** A model of `type` with `count` shape images (upload order = i) and the labels disc and square. */
 export async function shapesModel(app: FastifyInstance, token: string, type: ModelType, count: number): Promise<{ model: ModelData; images: number[]; labels: Record<Shape, number> }> {
@@ -45,4 +47,27 @@ export async function runImages(app: FastifyInstance, token: string, modelId: nu
   const r = await call<TestImagesData>(app, 'GET', `/api/models/${modelId}/tests/${testId}/images${query}`, undefined, { token });
   expect(r.code, r.message).toBe(0);
   return r.data;
+}
+
+/**
+ * A MEASURE model of 24 bars labeled as rotated boxes (split 16/4/4) whose obb training has succeeded: the
+ * measurement tests' rotated-box model.
+ */
+export async function trainedBarsModel(app: FastifyInstance, token: string): Promise<{ model: ModelData; images: number[]; bar: number; training: TrainingData }> {
+  const model = await newModel(app, token, 'MEASURE');
+  const files = await Promise.all(Array.from({ length: 24 }, async (_, i) => ({ filename: `bar_${i}.png`, data: await barImage(i) })));
+  const up = await send<UploadData>(app, token, uploadUrl(model.id), files);
+  const images = up.data.results.map((r) => r.imageId!);
+  const bar = (await call<LabelData>(app, 'POST', `/api/models/${model.id}/labels`, { name: 'bar' }, { token })).data.id;
+  for (const [i, id] of images.entries()) {
+    const g: Geometry = { kind: 'rbox', ...barOf(i) };
+    expect((await save(app, token, { model, images, labels: { bar } }, id, 0, [{ labelId: bar, geometry: g }])).code).toBe(0);
+  }
+  await splitImages(app, token, model.id, images, { train: [0, 16], valid: [16, 20], test: [20, 24] });
+  const r = await call<TrainingData>(app, 'POST', `/api/models/${model.id}/trainings`, { params: { model: 'p', imgsz: 64, epochs: 12, batch: 4, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 3, optimizer: 'AdamW', lr0: 0.01, val: false } }, { token });
+  expect(r.code, r.message).toBe(0);
+  expect(r.data).toMatchObject({ task: 'obb', rotated: true });
+  const training = await waitFor(app, token, model.id, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status), 90_000);
+  expect(training.status, training.error ?? '').toBe('succeeded');
+  return { model, images, bar, training };
 }
