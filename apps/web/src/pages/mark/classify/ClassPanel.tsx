@@ -1,8 +1,8 @@
-import { Button, Empty, Space, Tag, Typography } from 'antd';
+import { Button, Space, Tag, Typography } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
-import { LabelingLimits, type LabelData } from '@loupe/contracts';
+import type { LabelData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
-import { NewLabelForm } from '../shared/NewLabelForm';
+import { ClassButtons } from './ClassButtons';
 
 interface Props {
   modelId: string;
@@ -32,31 +32,14 @@ export function ClassPanel({ modelId, labels, classLabelId, disabled, onAssign }
           {t('classify.clear')}
         </Button>
       </Space>
-      {labels.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('labels.empty')} />}
-      <div className="loupe-mark-class-list">
-        {labels.map((label, i) => {
-          const key = i < LabelingLimits.labelShortcutCount ? String(i + 1) : null;
-          const active = label.id === classLabelId;
-          return (
-            <Button
-              key={label.id}
-              block
-              type={active ? 'primary' : 'default'}
-              disabled={disabled}
-              onClick={() => onAssign(label.id)}
-              data-testid={`mark-class-${label.id}`}
-              data-active={active}
-              title={key ? t('classify.assignKey', { name: label.name, key }) : label.name}
-              className="loupe-mark-class"
-            >
-              <span className="loupe-mark-swatch" style={{ background: label.color }} />
-              <span className="loupe-mark-label-name">{label.name}</span>
-              {key && <kbd className="loupe-mark-key">{key}</kbd>}
-            </Button>
-          );
-        })}
-      </div>
-      <NewLabelForm modelId={modelId} count={labels.length} onCreated={() => undefined} />
+      <ClassButtons
+        modelId={modelId}
+        labels={labels}
+        disabled={disabled}
+        isActive={(id) => id === classLabelId}
+        onClick={onAssign}
+        titleKey="classify.assignKey"
+      />
     </Space>
   );
 }

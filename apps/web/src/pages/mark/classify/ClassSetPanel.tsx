@@ -1,8 +1,8 @@
-import { Button, Empty, Space, Tag, Typography } from 'antd';
+import { Button, Space, Tag, Typography } from 'antd';
 import { CloseOutlined, StopOutlined, RightOutlined } from '@ant-design/icons';
-import { LabelingLimits, type LabelData } from '@loupe/contracts';
+import type { LabelData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
-import { NewLabelForm } from '../shared/NewLabelForm';
+import { ClassButtons } from './ClassButtons';
 import type { ClassSet } from './classSet';
 
 interface Props {
@@ -42,32 +42,15 @@ export function ClassSetPanel({ modelId, labels, set, disabled, onToggle, onNone
           {t('classify.next')}
         </Button>
       </Space>
-      {labels.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('labels.empty')} />}
-      <div className="loupe-mark-class-list">
-        {labels.map((label, i) => {
-          const key = i < LabelingLimits.labelShortcutCount ? String(i + 1) : null;
-          const active = set.labelIds.includes(label.id);
-          return (
-            <Button
-              key={label.id}
-              block
-              type={active ? 'primary' : 'default'}
-              disabled={disabled}
-              onClick={() => onToggle(label.id)}
-              data-testid={`mark-class-${label.id}`}
-              data-active={active}
-              aria-pressed={active}
-              title={key ? t('classify.toggleKey', { name: label.name, key }) : label.name}
-              className="loupe-mark-class"
-            >
-              <span className="loupe-mark-swatch" style={{ background: label.color }} />
-              <span className="loupe-mark-label-name">{label.name}</span>
-              {key && <kbd className="loupe-mark-key">{key}</kbd>}
-            </Button>
-          );
-        })}
-      </div>
-      <NewLabelForm modelId={modelId} count={labels.length} onCreated={() => undefined} />
+      <ClassButtons
+        modelId={modelId}
+        labels={labels}
+        disabled={disabled}
+        isActive={(id) => set.labelIds.includes(id)}
+        onClick={onToggle}
+        titleKey="classify.toggleKey"
+        toggles
+      />
     </Space>
   );
 }
