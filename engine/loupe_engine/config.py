@@ -33,6 +33,8 @@ class TrainConfig:
     overlap_mask: bool = P(True, "segment: overlapping polygons share one class map, the smaller on top "
                                  "(false: an independent mask per class)")
     workers: int = P(0, "data-loading worker processes (0 = in the training process)", 0, 64)
+    procs: int = P(0, "CPU training processes, one core each, gradients averaged (0 = one per core when every one "
+                      "gets 64 training images and a batch of 4; 1 = one process on all cores)", 0, 64)
     close_mosaic: int = P(10, "turn mosaic/mixup/cutmix off for the last N epochs", 0, 10000)
     amp: bool = P(True, "mixed precision; CUDA only, ignored with a note on CPU")
     deterministic: bool = P(False, "deterministic algorithms (slower)")

@@ -8,6 +8,13 @@ import threading
 import time
 
 _cancel = {"requested": False}
+_quiet = {"on": False}
+
+
+def quiet():
+    """Silence this process's events and logs: a data-parallel helper trains alongside the engine's own process,
+    which alone speaks for the run."""
+    _quiet["on"] = True
 
 
 class EngineError(Exception):
@@ -36,6 +43,8 @@ def _clean(v):
 
 
 def emit(event, **fields):
+    if _quiet["on"]:
+        return
     # one object per line, flushed, so the runner never sees a half line
     sys.stdout.write(json.dumps(_clean({"event": event, **fields})) + "\n")
     sys.stdout.flush()
@@ -57,6 +66,8 @@ class Progress:
 
 
 def log(*parts):
+    if _quiet["on"]:
+        return
     sys.stderr.write(time.strftime("%H:%M:%S ") + " ".join(str(p) for p in parts) + "\n")
     sys.stderr.flush()
 

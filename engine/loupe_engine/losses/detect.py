@@ -55,7 +55,9 @@ class DetectionLoss:
         if self.w_obj != 1.0:
             bce = torch.where(fg[..., None], bce, bce * self.w_obj)
         l_cls = bce.sum() / tsum
-        l_box = torch.zeros((), device=dev)
+        # without objects the box (and angle) outputs still join the graph, at zero weight: data-parallel ranks must
+        # all produce a gradient for every parameter, or their gradient exchange stalls
+        l_box = 0.0 * box_logits.sum() + (0.0 * out["ang"].sum() if self.rotated else 0.0)
         l_dfl = torch.zeros((), device=dev)
         if fg.any():
             weight = tscores.sum(-1)[fg][:, None]

@@ -23,6 +23,9 @@ REC_LR = 0.003  # AdamW; optimizer auto
 
 
 class OcrTrainer(DetectTrainer):
+    # its recognizer trains inside set_epoch, outside the data-parallel step loop: one process
+    data_parallel = False
+
     def __init__(self, cfg, data, val, images, out_dir, **kw):
         super().__init__(cfg, "obb", data, val, images, out_dir, **kw)
         self.train_size = cfg.crop or cfg.imgsz

@@ -12,6 +12,7 @@ import torch
 
 from loupe_engine import __version__
 from loupe_engine.events import Cancelled, EngineError, cancel_requested, log
+from loupe_engine.trainer import parallel
 
 
 class ModelEMA:
@@ -66,6 +67,8 @@ class BaseTrainer:
     loss_names = ("box", "cls", "dfl")  # the parts the task's criterion returns, in order
     bn_recalibration = 0  # training batches that re-estimate the EMA model's batch-norm statistics each epoch
     scratch_lr_gain = 1.0  # optimizer auto, AdamW, no pretrained weights: the class-count-aware rate times this
+    data_parallel = True  # may train in one process per CPU core (trainer/parallel.py)
+    rank, world = 0, 1  # this process's place among the data-parallel processes
 
     def __init__(self, cfg, out_dir, callbacks=None, max_seconds=None, resume=False):
         self.cfg, self.out, self.resume = cfg, out_dir, resume
@@ -100,14 +103,12 @@ class BaseTrainer:
             cb(**kw)
 
     # ---- setup
-    def _seed(self):
-        seed = self.cfg.seed or random.randint(1, 2 ** 31 - 1)
+    def set_seed(self, seed):
         random.seed(seed), np.random.seed(seed % 2 ** 32), torch.manual_seed(seed)
         if self.cfg.deterministic:
             torch.use_deterministic_algorithms(True, warn_only=True)
             torch.backends.cudnn.benchmark = False
         self.seed = seed
-        log(f"seed {seed}")
 
     def _optimizer(self, model, iters):
         cfg = self.cfg
@@ -152,9 +153,30 @@ class BaseTrainer:
 
     # ---- loop
     def train(self):
-        cfg = self.cfg
-        self._seed()
+        self.set_seed(self.cfg.seed or random.randint(1, 2 ** 31 - 1))
+        log(f"seed {self.seed}")
+        blueprint = copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "callbacks"})
         self.build_data()
+        world = parallel.plan_world(self)
+        if world == 1:
+            return self.loop()
+        team = parallel.Team(self, blueprint, world)
+        threads, ok = torch.get_num_threads(), False
+        torch.set_num_threads(1)
+        self.world, unsharded = world, self.train_loader
+        self.train_loader = parallel.shard_loader(unsharded, self.batch, 0, world)
+        try:
+            history = self.loop()
+            ok = True
+            return history
+        finally:
+            torch.set_num_threads(threads)
+            team.close(ok)
+            self.world, self.train_loader = 1, unsharded
+
+    def loop(self):
+        """The epochs. Every data-parallel rank runs it; rank 0 (`lead`) alone validates, saves and decides."""
+        cfg, lead, world = self.cfg, self.rank == 0, self.world
         model = self.get_model().to(self.device)
         ckpt_path = os.path.join(self.out, "last.pt")
         ck = None
@@ -174,15 +196,19 @@ class BaseTrainer:
         nb = len(self.train_loader)
         total_iters = max(nb * self.epochs, 1)
         opt = self._optimizer(model, total_iters)
-        ema = ModelEMA(model, total_iters)
+        ema = ModelEMA(model, total_iters) if lead else None
+        # every parameter gets a gradient on every step (the detection loss keeps an empty batch's box outputs in the
+        # graph), so DDP need not search for unused ones
+        net = torch.nn.parallel.DistributedDataParallel(model) if world > 1 else model
         criterion = self.get_loss(model)
         scaler = torch.cuda.amp.GradScaler(enabled=self.amp)
         start_epoch, best_fit, best_epoch, elapsed0, bad_epochs = 0, -1.0, -1, 0.0, 0
         history = []
         if ck:
             opt.load_state_dict(ck["optimizer"])
-            ema.ema.load_state_dict(ck["model"])
-            ema.updates = ck["ema_updates"]
+            if ema:
+                ema.ema.load_state_dict(ck["model"])
+                ema.updates = ck["ema_updates"]
             start_epoch, best_fit, best_epoch = ck["epoch"] + 1, ck["best_fitness"], ck["best_epoch"]
             elapsed0, history, self.epochs = ck["elapsed_s"], ck["history"], ck["epochs"]
             bad_epochs = ck.get("bad_epochs", 0)
@@ -194,7 +220,10 @@ class BaseTrainer:
         epoch = start_epoch
         stop_reason = "epochs"
         while epoch < self.epochs:
-            random.seed(self.seed + epoch), np.random.seed((self.seed + epoch) % 2 ** 32)
+            # augmentations draw from random/numpy: each rank its own stream; torch's stream (the samplers' order,
+            # which ShardSampler splits between ranks) is the same on every rank
+            own = self.seed + epoch + 7919 * self.rank
+            random.seed(own), np.random.seed(own % 2 ** 32)
             torch.manual_seed(self.seed + epoch)
             self.set_epoch(epoch)
             model.train()
@@ -206,7 +235,7 @@ class BaseTrainer:
             tl = time.time()
             for bi, (imgs, targets, _) in enumerate(self.train_loader):
                 t_data += time.time() - tl
-                if cancel_requested():
+                if world == 1 and cancel_requested():
                     raise Cancelled()
                 it = bi + nb * epoch
                 x = epoch + bi / nb
@@ -224,24 +253,43 @@ class BaseTrainer:
                 imgs, targets = self.preprocess_batch(imgs, targets)
                 ts = time.time()
                 with torch.autocast("cuda", enabled=self.amp):
-                    out = model(imgs)
+                    out = net(imgs)
                     loss, parts = criterion(out, targets)
+                    # the ranks' gradients are averaged: scaled so the sum over the global batch is what one process
+                    # training the whole batch would get
+                    loss = loss * world
                 opt.zero_grad(set_to_none=True)
                 scaler.scale(loss).backward()
                 scaler.unscale_(opt)
                 torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)
                 scaler.step(opt)
                 scaler.update()
-                ema.update(model)
+                if ema:
+                    ema.update(model)
                 t_step += time.time() - ts
                 loss_sum += parts.cpu()
-                seen += len(imgs)
-                if self.budget and time.time() - t_start > self.budget:
+                seen += len(imgs) * world
+                over = bool(self.budget and time.time() - t_start > self.budget)
+                if world > 1:
+                    # rank 0 alone hears SIGTERM and keeps the clock; every rank stops on the same step
+                    over, cancel = parallel.broadcast_ints([over, lead and cancel_requested()])
+                    if cancel:
+                        raise Cancelled()
+                if over:
                     break
                 tl = time.time()
             train_s = time.time() - t_ep
             self.images_seen = getattr(self, "images_seen", 0) + seen
             self.train_time = getattr(self, "train_time", 0.0) + train_s
+            if world > 1:
+                torch.distributed.all_reduce(loss_sum)
+                loss_sum /= world
+                if not lead:  # rank 0 validates, saves and plans; then tells the others whether to go on
+                    self.epochs, go = parallel.broadcast_ints([0, 0])
+                    epoch += 1
+                    if not go:
+                        break
+                    continue
             tv = time.time()
             if self.bn_recalibration:
                 self.recalibrate(ema.ema)
@@ -289,6 +337,8 @@ class BaseTrainer:
             eta = (elapsed - elapsed0) / (epoch + 1 - start_epoch) * (self.epochs - epoch - 1)
             slim = {k: v for k, v in metrics.items() if k not in ("pr_curve", "confusion_matrix")}
             self.fire("epoch", epoch=epoch + 1, epochs=self.epochs, metrics=slim, eta_s=round(eta, 1))
+            if world > 1:
+                parallel.broadcast_ints([self.epochs, not finished])
             epoch += 1
             if stop:
                 stop_reason = stop

@@ -89,6 +89,7 @@ export const TrainingParams = {
   seed: int('basic', 0, 0, 2 ** 31 - 1),
   overlap_mask: bool('basic', true),
   workers: int('basic', 0, 0, 64),
+  procs: int('basic', 0, 0, 64),
   close_mosaic: int('basic', 10, 0, 10000),
   amp: bool('basic', true),
   deterministic: bool('basic', false),

@@ -1,0 +1,140 @@
+"""Data-parallel training on CPU cores: one single-threaded process per core, gradients averaged with
+torch.distributed (gloo). Measured on the 2-core development machine (pico detector, 320 px, batch 16): one process
+with two OpenMP threads trains 22.7 images/s, two single-threaded processes 32; most of the small network's
+operators are too short for two threads to share (engine/README.md, Speed).
+
+The engine's own process is rank 0: it alone reads events, validates, writes checkpoints and decides when to stop;
+helper processes (spawned, so they start from a clean interpreter) rebuild the same data and model and follow its
+decisions, broadcast after every step and every epoch."""
+import ctypes
+import datetime
+import os
+import signal
+import tempfile
+
+import torch
+import torch.distributed as dist
+
+from loupe_engine.events import Cancelled, log, quiet
+
+MIN_IMAGES_PER_PROC = 64  # below this the start-up (a second interpreter, a second data load) costs more than it wins
+MIN_BATCH_PER_PROC = 4  # batch-norm statistics need a few images per process
+
+
+def plan_world(trainer):
+    """How many processes train: `procs` if set, else one per core when the run is worth splitting."""
+    cfg = trainer.cfg
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if trainer.device.type != "cpu" or not trainer.data_parallel or cfg.rect:
+        if cfg.procs > 1:
+            log(f"note: procs={cfg.procs} needs CPU training without rect; training in one process")
+        return 1
+    loader = trainer.train_loader
+    sharable = loader.batch_size is not None  # a custom batch sampler cannot be split between processes
+    if cfg.procs:
+        world = cfg.procs
+    else:
+        world = cores
+        n = len(loader.dataset)
+        while world > 1 and (n < MIN_IMAGES_PER_PROC * world or trainer.batch // world < MIN_BATCH_PER_PROC):
+            world -= 1
+    if world > 1 and (not sharable or trainer.batch < world):
+        log(f"note: batch {trainer.batch} cannot be split over {world} processes; training in one process")
+        return 1
+    return world
+
+
+class ShardSampler(torch.utils.data.Sampler):
+    """Every `world`-th index of the task's own sampler (shuffled, or class-balanced), from `rank`. All ranks seed
+    torch alike each epoch, so they draw the same order and each takes a disjoint, equally long share."""
+
+    def __init__(self, base, rank, world):
+        self.base, self.rank, self.world = base, rank, world
+
+    def __len__(self):
+        return len(self.base) // self.world
+
+    def __iter__(self):
+        order = list(self.base)
+        return iter(order[self.rank:len(self) * self.world:self.world])
+
+
+def shard_loader(loader, batch, rank, world):
+    """The task's loader cut to this rank's share; the global batch stays `batch`."""
+    return torch.utils.data.DataLoader(
+        loader.dataset, batch_size=batch // world, sampler=ShardSampler(loader.sampler, rank, world),
+        collate_fn=loader.collate_fn, num_workers=loader.num_workers, drop_last=True,
+        persistent_workers=loader.num_workers > 0)
+
+
+def _init_group(store, rank, world):
+    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
+    # rank 0 validates (and helpers wait) between epochs: allow long validations
+    dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank, world_size=world,
+                            timeout=datetime.timedelta(hours=24))
+
+
+def _die_with_parent():
+    try:
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: a kill -9 of rank 0 ends us too
+    except OSError:
+        pass
+
+
+def _helper(cls, blueprint, rank, world, store):
+    _die_with_parent()
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # rank 0 hears the cancel and tells us
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    quiet()
+    torch.set_num_threads(1)
+    trainer = cls.__new__(cls)
+    trainer.__dict__.update(blueprint)
+    trainer.callbacks = {}
+    trainer.rank, trainer.world = rank, world
+    _init_group(store, rank, world)
+    try:
+        trainer.set_seed(trainer.seed)
+        trainer.build_data()
+        trainer.train_loader = shard_loader(trainer.train_loader, trainer.batch, rank, world)
+        trainer.loop()
+    except Cancelled:
+        pass
+    finally:
+        dist.destroy_process_group()
+
+
+class Team:
+    """Rank 0's side: start the helpers, join the group, and clean up whatever happens."""
+
+    def __init__(self, trainer, blueprint, world):
+        self.world = world
+        fd, self.store = tempfile.mkstemp(prefix="loupe-ddp-")
+        os.close(fd)
+        os.unlink(self.store)  # the file store creates it
+        ctx = torch.multiprocessing.get_context("spawn")
+        self.procs = [ctx.Process(target=_helper, args=(type(trainer), blueprint, r, world, self.store), daemon=True)
+                      for r in range(1, world)]
+        for p in self.procs:
+            p.start()
+        _init_group(self.store, 0, world)
+        log(f"data-parallel: {world} processes, one thread each, batch {trainer.batch // world} per process")
+
+    def close(self, ok):
+        if ok:
+            for p in self.procs:
+                p.join(60)
+        for p in self.procs:
+            if p.is_alive():
+                p.kill()
+                p.join()
+        if dist.is_initialized():
+            dist.destroy_process_group()
+        if os.path.exists(self.store):
+            os.unlink(self.store)
+
+
+def broadcast_ints(values):
+    """Rank 0's integers to every rank (the others pass placeholders of the same length)."""
+    t = torch.tensor(values, dtype=torch.float64)
+    dist.broadcast(t, 0)
+    return [int(v) for v in t.tolist()]
