@@ -41,8 +41,11 @@ describe('create model dialog', () => {
     expect(await screen.findByText('Note must be at most 100 characters.')).toBeTruthy();
     type('create-model-name', 'n'.repeat(100));
     type('create-model-note', 'x'.repeat(100));
-    await waitFor(() => expect(screen.queryByText('Model name must be at most 100 characters.')).toBeNull());
-    expect(screen.queryByText('Note must be at most 100 characters.')).toBeNull();
+    // each field re-validates on its own schedule: wait for both messages to go
+    await waitFor(() => {
+      expect(screen.queryByText('Model name must be at most 100 characters.')).toBeNull();
+      expect(screen.queryByText('Note must be at most 100 characters.')).toBeNull();
+    });
     expect(posts(calls)).toHaveLength(0);
   });
 
