@@ -19,11 +19,12 @@ import { H, lineImage, lineOf, W } from '../../apps/server/test/text-lines.js';
 const COUNT = 30;
 const MODEL_NAME = `Serials ${Date.now().toString(36)}`;
 /**
- * Six epochs of the pico detector at 64 px and the recognizer, one image per step: about 40 s on a quiet machine.
+ * Ten epochs of the pico detector at 64 px and the recognizer, one image per step: about 60 s on a quiet machine.
  * That is far too short to read well (the engine's tests and `bench:ocr` measure reading); here the lines found
- * score about 0.01, so the test runs at CONF to have lines to show.
+ * score about 0.01, so the test runs at CONF to have lines to show. Six epochs were on the edge: with OpenBLAS's
+ * rounding instead of the reference BLAS's they found no line at all (ten: 6 lines with seed 3 and with seed 5).
  */
-const PARAMS = { model: 'p', imgsz: 64, epochs: 6, batch: 1, mosaic: 0, warmup_epochs: 0, seed: 3, optimizer: 'AdamW', lr0: 0.005 };
+const PARAMS = { model: 'p', imgsz: 64, epochs: 10, batch: 1, mosaic: 0, warmup_epochs: 0, seed: 3, optimizer: 'AdamW', lr0: 0.005 };
 const CONF = 0.005;
 
 interface TestImage {

@@ -23,6 +23,7 @@ class DetectionLoss:
         self.nc, self.rotated = model.nc, model.rotated
         self.w_box, self.w_cls, self.w_dfl, self.w_obj = cfg.box, cfg.cls, cfg.dfl, cfg.obj
         self.assigner = TaskAlignedAssigner(topk=10, alpha=0.5, beta=6.0)
+        self.link_all = False  # data-parallel training sets it (trainer/base.py)
 
     def __call__(self, out, targets):
         """out: model outputs; targets (N, 2+G): batch index, class, box (xyxy or cx,cy,w,h,theta) in px.
@@ -55,9 +56,13 @@ class DetectionLoss:
         if self.w_obj != 1.0:
             bce = torch.where(fg[..., None], bce, bce * self.w_obj)
         l_cls = bce.sum() / tsum
-        # without objects the box (and angle) outputs still join the graph, at zero weight: data-parallel ranks must
-        # all produce a gradient for every parameter, or their gradient exchange stalls
-        l_box = 0.0 * box_logits.sum() + (0.0 * out["ang"].sum() if self.rotated else 0.0)
+        l_box = torch.zeros((), device=dev)
+        if self.link_all and not fg.any():
+            # data-parallel ranks must all produce a gradient for every parameter, or their gradient exchange stalls:
+            # without objects the box (and angle) outputs join the graph at zero weight. Only then: a zero gradient
+            # is not a missing one to Adam (its moments decay and the step goes on), and one process keeps the
+            # missing one, as it always had
+            l_box = 0.0 * box_logits.sum() + (0.0 * out["ang"].sum() if self.rotated else 0.0)
         l_dfl = torch.zeros((), device=dev)
         if fg.any():
             weight = tscores.sum(-1)[fg][:, None]

@@ -197,10 +197,12 @@ class BaseTrainer:
         total_iters = max(nb * self.epochs, 1)
         opt = self._optimizer(model, total_iters)
         ema = ModelEMA(model, total_iters) if lead else None
-        # every parameter gets a gradient on every step (the detection loss keeps an empty batch's box outputs in the
-        # graph), so DDP need not search for unused ones
         net = torch.nn.parallel.DistributedDataParallel(model) if world > 1 else model
         criterion = self.get_loss(model)
+        if world > 1 and hasattr(criterion, "link_all"):
+            # every parameter gets a gradient on every step (the detection loss keeps an empty batch's box outputs
+            # in the graph), so DDP need not search for unused ones
+            criterion.link_all = True
         scaler = torch.cuda.amp.GradScaler(enabled=self.amp)
         start_epoch, best_fit, best_epoch, elapsed0, bad_epochs = 0, -1.0, -1, 0.0, 0
         history = []
