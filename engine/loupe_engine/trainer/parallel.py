@@ -27,7 +27,8 @@ def plan_world(trainer):
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     if trainer.device.type != "cpu" or not trainer.data_parallel or cfg.rect:
         if cfg.procs > 1:
-            log(f"note: procs={cfg.procs} needs CPU training without rect; training in one process")
+            log(f"note: procs={cfg.procs} applies to CPU training of detect, obb, classify and segment without rect; "
+                "training in one process")
         return 1
     loader = trainer.train_loader
     sharable = loader.batch_size is not None  # a custom batch sampler cannot be split between processes
