@@ -24,7 +24,7 @@ MIN_BATCH_PER_PROC = 4  # batch-norm statistics need a few images per process
 def plan_world(trainer):
     """How many processes train: `procs` if set, else one per core when the run is worth splitting."""
     cfg = trainer.cfg
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = torch.get_num_threads()  # the CLI set it to the cores this process may run on (cli._threads)
     if trainer.device.type != "cpu" or not trainer.data_parallel or cfg.rect:
         if cfg.procs > 1:
             log(f"note: procs={cfg.procs} applies to CPU training of detect, obb, classify and segment without rect; "
