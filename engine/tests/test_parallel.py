@@ -126,3 +126,16 @@ def test_classify_and_segment_train_in_two_processes(tmp_path):
                                 "--set", "epochs=8", "--set", "procs=2")
     assert "data-parallel: 2 processes" in err
     assert events[-1]["summary"]["mIoU"] > 0.3  # predicting background everywhere scores 0
+
+
+def test_a_dead_helper_ends_the_run_instead_of_hanging(det_data, tmp_path):
+    p = _start(det_data, tmp_path / "r", 50)
+    helpers = []
+    for pid in _children(p.pid):
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            if b"spawn_main" in f.read():
+                helpers.append(pid)
+    assert helpers
+    os.kill(helpers[0], signal.SIGKILL)
+    rest = p.stdout.read()
+    assert p.wait(timeout=60) == 3 and '"done"' not in rest

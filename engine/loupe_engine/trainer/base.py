@@ -169,6 +169,12 @@ class BaseTrainer:
             history = self.loop()
             ok = True
             return history
+        except RuntimeError:
+            dead = team.dead(wait=5.0)  # gloo fails the collective as soon as a peer's socket closes
+            if dead:
+                log(dead)
+                raise SystemExit(parallel.HELPER_DIED) from None
+            raise
         finally:
             torch.set_num_threads(threads)
             team.close(ok)

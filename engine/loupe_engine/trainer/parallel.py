@@ -11,6 +11,7 @@ import datetime
 import os
 import signal
 import tempfile
+import threading
 
 import torch
 import torch.distributed as dist
@@ -19,6 +20,7 @@ from loupe_engine.events import Cancelled, log, quiet
 
 MIN_IMAGES_PER_PROC = 64  # below this the start-up (a second interpreter, a second data load) costs more than it wins
 MIN_BATCH_PER_PROC = 4  # batch-norm statistics need a few images per process
+HELPER_DIED = 3  # the engine's exit code when a helper process died (engine/README.md, Contract)
 
 
 def plan_world(trainer):
@@ -117,10 +119,36 @@ class Team:
                       for r in range(1, world)]
         for p in self.procs:
             p.start()
+        self._closing = threading.Event()
+        threading.Thread(target=self._watch, name="loupe-helpers-watch", daemon=True).start()
         _init_group(self.store, 0, world)
         log(f"data-parallel: {world} processes, one thread each, batch {trainer.batch // world} per process")
 
+    def dead(self, wait=0.0):
+        """The message for a helper that died (killed, out of memory), or None."""
+        for p in self.procs:
+            p.join(wait)
+            if p.exitcode not in (None, 0):
+                return (f"data-parallel: helper process {p.pid} ended with exit code {p.exitcode}; stopping the run "
+                        "(resume continues from the last epoch's checkpoint)")
+        return None
+
+    def _watch(self):
+        """A dead helper leaves rank 0 waiting in the rendezvous for the group timeout, a day: end the run as a
+        crash instead (exit code 3). Inside training the next collective fails at once and train() says the same."""
+        while not self._closing.wait(1.0):
+            message = self.dead()
+            if message:
+                log(message)
+                for q in self.procs:
+                    if q.is_alive():
+                        q.kill()
+                if os.path.exists(self.store):
+                    os.unlink(self.store)
+                os._exit(HELPER_DIED)
+
     def close(self, ok):
+        self._closing.set()
         if ok:
             for p in self.procs:
                 p.join(60)
