@@ -138,7 +138,7 @@ class Team:
         crash instead (exit code 3). Inside training the next collective fails at once and train() says the same."""
         while not self._closing.wait(1.0):
             message = self.dead()
-            if message:
+            if message and not self._closing.is_set():  # close() sets it before it kills a helper itself
                 log(message)
                 for q in self.procs:
                     if q.is_alive():
