@@ -119,9 +119,10 @@ class Team:
                       for r in range(1, world)]
         for p in self.procs:
             p.start()
-        self._closing = threading.Event()
-        threading.Thread(target=self._watch, name="loupe-helpers-watch", daemon=True).start()
+        joined = threading.Event()
+        threading.Thread(target=self._watch_rendezvous, args=(joined,), daemon=True).start()
         _init_group(self.store, 0, world)
+        joined.set()
         log(f"data-parallel: {world} processes, one thread each, batch {trainer.batch // world} per process")
 
     def dead(self, wait=0.0):
@@ -133,12 +134,13 @@ class Team:
                         "(resume continues from the last epoch's checkpoint)")
         return None
 
-    def _watch(self):
-        """A dead helper leaves rank 0 waiting in the rendezvous for the group timeout, a day: end the run as a
-        crash instead (exit code 3). Inside training the next collective fails at once and train() says the same."""
-        while not self._closing.wait(1.0):
+    def _watch_rendezvous(self, joined):
+        """A helper that dies before joining leaves rank 0 in the rendezvous for the group timeout, a day: end the
+        run as a crash instead (exit code 3). Once joined, a dead helper fails the next collective at once, and
+        train() says the same."""
+        while not joined.wait(1.0):
             message = self.dead()
-            if message and not self._closing.is_set():  # close() sets it before it kills a helper itself
+            if message:
                 log(message)
                 for q in self.procs:
                     if q.is_alive():
@@ -148,7 +150,6 @@ class Team:
                 os._exit(HELPER_DIED)
 
     def close(self, ok):
-        self._closing.set()
         if ok:
             for p in self.procs:
                 p.join(60)
