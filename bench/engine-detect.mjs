@@ -13,12 +13,12 @@ const PY = "/usr/bin/python3";
 const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 1800);
 // A CPU-budget recipe, not tuning to this set: on 2 cores 30 minutes with the n model bought only 3-5 epochs.
 // The pico model (p, ~4x fewer FLOPs than n) on whole images at 320 px sees every defect each step; at an equal
-// budget it beat p on 320 px full-resolution tiles at imgsz 640 (mAP50 0.41 vs 0.26, engine/README.md). Batch 8,
+// budget it beat p on 320 px full-resolution tiles at imgsz 640 (mAP50 0.41 vs 0.26, engine/BENCHMARKS.md). Batch 8,
 // split over one process per core (4 each): 100 planned epochs of 125 steps pass optimizer=auto's 10,000-step line,
 // so it picks SGD at 0.01 (the budget then cuts the epochs to what fits). A tiny model in a short budget underfits,
 // so the augmentation stays close to the test images: scale +-10% (a fixed camera) and mosaic closed for the last
 // 15 epochs (of the ~43 that fit on both cores): mAP50 0.845, was 0.781 with scale 0.25 and mosaic to the last
-// epoch. In paired one-core 30-minute runs (engine/README.md) it also beat closing mosaic for 10 epochs, no mosaic
+// epoch. In paired one-core 30-minute runs (engine/BENCHMARKS.md) it also beat closing mosaic for 10 epochs, no mosaic
 // at all, 384 px and a deeper p.
 // Cosine schedule with a half-epoch warm-up, images cached in RAM. BENCH_TRAIN_SECONDS and BENCH_PARAMS override
 // budget and parameters. Short A/B runs can go side by side, one core each
