@@ -19,7 +19,8 @@ const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 1800);
 // so the augmentation stays close to the test images: scale +-10% (a fixed camera) and mosaic closed for the last
 // 15 epochs (of the ~43 that fit on both cores): mAP50 0.845, was 0.781 with scale 0.25 and mosaic to the last
 // epoch. In paired one-core 30-minute runs (engine/BENCHMARKS.md) it also beat closing mosaic for 10 epochs, no mosaic
-// at all, 384 px and a deeper p.
+// at all, 384 px and a deeper p. Run 11 (no flips, mosaic closed for two thirds) won one-core pairs but not on both
+// cores (0.840), so it did not replace this recipe.
 // Cosine schedule with a half-epoch warm-up, images cached in RAM. BENCH_TRAIN_SECONDS and BENCH_PARAMS override
 // budget and parameters. Short A/B runs can go side by side, one core each
 // (`BENCH_TRAIN_SECONDS=600 taskset -c 0 npm run bench:engine-detect`); their FLOP share is meaningless, the peak
