@@ -11,21 +11,18 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DATA = resolve(ROOT, "../shared/data/deeppcb");
 const PY = "/usr/bin/python3";
 const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 1800);
-// A CPU-budget recipe, not tuning to this set: on 2 cores 30 minutes with the n model bought only 3-5 epochs.
-// The pico model (p, ~4x fewer FLOPs than n) on whole images at 320 px sees every defect each step; at an equal
-// budget it beat p on 320 px full-resolution tiles at imgsz 640 (mAP50 0.41 vs 0.26, engine/BENCHMARKS.md). Batch 8,
-// split over one process per core (4 each): 100 planned epochs of 125 steps pass optimizer=auto's 10,000-step line,
-// so it picks SGD at 0.01 (the budget then cuts the epochs to what fits). A tiny model in a short budget underfits,
-// so the augmentation stays close to the test images: scale +-10% (a fixed camera) and mosaic closed for the last
-// 15 epochs (of the ~43 that fit on both cores): mAP50 0.845, was 0.781 with scale 0.25 and mosaic to the last
-// epoch. In paired one-core 30-minute runs (engine/BENCHMARKS.md) it also beat closing mosaic for 10 epochs, no mosaic
-// at all, 384 px and a deeper p. Run 11 (no flips, mosaic closed for two thirds) won one-core pairs but not on both
-// cores (0.840), so it did not replace this recipe.
+// A CPU-budget recipe, not tuning to this set: the pico model (p, ~4x fewer FLOPs than n), batch 8 split over one
+// process per core (4 each): 100 planned epochs of 125 steps pass optimizer=auto's 10,000-step line, so it picks SGD at
+// 0.01 (the budget then cuts the epochs to what fits). A tiny model in a short budget underfits, so the augmentation
+// stays close to the test images: scale +-10% (a fixed camera) and mosaic closed for about the second half of the
+// epochs that fit (13 of ~28 on both cores). Whole images at their own 640 px: on a development machine that trains
+// run 10's 320 px recipe at 50 images/s, resolution paid more than epochs (engine/BENCHMARKS.md, runs 12-14): mAP50
+// 0.895 at 448 px in 55 epochs, 0.912-0.918 at 640 px in 27-28 (320 px: 0.845 in 43 epochs on a machine half as fast).
 // Cosine schedule with a half-epoch warm-up, images cached in RAM. BENCH_TRAIN_SECONDS and BENCH_PARAMS override
 // budget and parameters. Short A/B runs can go side by side, one core each
 // (`BENCH_TRAIN_SECONDS=600 taskset -c 0 npm run bench:engine-detect`); their FLOP share is meaningless, the peak
 // being measured while the other run computes.
-const PARAMS = (process.env.BENCH_PARAMS ?? "model=p imgsz=320 batch=8 epochs=100 scale=0.1 scheduler=cosine warmup_epochs=0.5 close_mosaic=15 cache=true patience=0").split(/\s+/);
+const PARAMS = (process.env.BENCH_PARAMS ?? "model=p imgsz=640 batch=8 epochs=100 scale=0.1 scheduler=cosine warmup_epochs=0.5 close_mosaic=13 cache=true patience=0").split(/\s+/);
 
 if (!existsSync(join(DATA, "coco_trainval.json"))) {
   console.log(`engine-detect: skipped, dataset folder ${DATA} is absent`);
