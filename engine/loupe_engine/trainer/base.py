@@ -69,9 +69,6 @@ class BaseTrainer:
     scratch_lr_gain = 1.0  # optimizer auto, AdamW, no pretrained weights: the class-count-aware rate times this
     data_parallel = True  # may train in one process per CPU core (trainer/parallel.py)
     rank, world = 0, 1  # this process's place among the data-parallel processes
-    # oneDNN's CPU convolutions run faster on NHWC tensors: the pico detector's forward, backward and step on one core
-    # took 25.6 ms/image against 29.9 in NCHW at 320 px, 94-95 against 106-109 at 640 (engine/README.md, Speed)
-    channels_last = True
 
     def __init__(self, cfg, out_dir, callbacks=None, max_seconds=None, resume=False):
         self.cfg, self.out, self.resume = cfg, out_dir, resume
@@ -187,8 +184,6 @@ class BaseTrainer:
         """The epochs. Every data-parallel rank runs it; rank 0 (`lead`) alone validates, saves and decides."""
         cfg, lead, world = self.cfg, self.rank == 0, self.world
         model = self.get_model().to(self.device)
-        if self.channels_last:
-            model = model.to(memory_format=torch.channels_last)
         ckpt_path = os.path.join(self.out, "last.pt")
         ck = None
         if self.resume:
@@ -262,8 +257,6 @@ class BaseTrainer:
                     else:
                         g["lr"] = target_lr
                 imgs = imgs.to(self.device).float() / 255
-                if self.channels_last:
-                    imgs = imgs.contiguous(memory_format=torch.channels_last)
                 targets = targets.to(self.device)
                 imgs, targets = self.preprocess_batch(imgs, targets)
                 ts = time.time()
