@@ -230,7 +230,7 @@ for im in json.load(open("all.json"))["images"]:
         const same = mine.filter((o) => o.label === t.label && o.values.area === t.measure.area);
         return [t, same.sort((a, b) => fieldDiff(a.values, t.measure).exact - fieldDiff(b.values, t.measure).exact)[0]] as const;
       });
-      // A 3-epoch segmenter leaves pixels whose two best classes are all but tied, which ONNX Runtime’s
+      // A 3-epoch segmenter leaves pixels whose two best classes are all but tied, which ONNX Runtime's
       // and torch's kernels may settle differently (one pixel can join or split two components): such an image is
       // counted, not compared; the post-processing must still agree exactly on all the others.
       if (seg.instances.length !== theirs.count || pairs.some(([t, o]) => !o || fieldDiff(o.values, t.measure).exact >= ROUNDED)) {
