@@ -1,6 +1,7 @@
 import math
 
 import numpy as np
+import pytest
 import torch
 
 from loupe_engine.losses.iou import box_iou, ciou, probiou, rbox_corners
@@ -51,3 +52,24 @@ def test_metrics_perfect_and_empty():
     assert r["mAP50"] > 0.99 and r["mAP50_95"] > 0.99 and r["f1"] > 0.99
     assert np.array(r["confusion_matrix"]).trace() == 2
     assert 0 < r["best_f1_conf"] <= 0.8
+
+
+def test_metrics_match_in_score_order_as_coco_does():
+    # a confident box at IoU 0.78 and a weak near-duplicate at IoU 1.0 on one ground-truth box: COCO lets the
+    # confident one claim it (AP50 1.0); matching by IoU first would make it a false positive ranked first (0.5)
+    m = DetMetrics(1, ["a"])
+    gt, cls = torch.tensor([[0.0, 0, 10, 10]]), torch.tensor([0])
+    m.update(torch.tensor([[0.0, 0, 10, 7.8, 0.9, 0], [0.0, 0, 10, 10, 0.3, 0]]), gt, cls)
+    r = m.compute(conf=0.25)
+    assert r["mAP50"] == pytest.approx(1.0)
+    # above IoU 0.78 only the weak box matches: 6 thresholds at 1.0, 4 (0.80..0.95) at 0.5
+    assert r["mAP50_95"] == pytest.approx(0.8)
+
+
+def test_metrics_count_each_class_best_100_per_image():
+    # COCO's maxDets: 100 confident false boxes push a weak true one out of the evaluation
+    far = torch.tensor([[100.0 + i, 100, 110 + i, 110, 0.9, 0] for i in range(100)])
+    m = DetMetrics(1, ["a"])
+    m.update(torch.cat([far, torch.tensor([[0.0, 0, 10, 10, 0.1, 0]])]), torch.tensor([[0.0, 0, 10, 10]]),
+             torch.tensor([0]))
+    assert m.compute()["mAP50"] == 0.0
