@@ -92,7 +92,7 @@ class ClassifyTrainer(BaseTrainer):
         return self.criterion
 
     def set_epoch(self, epoch):
-        on = epoch < self.epochs - self.cfg.close_mosaic
+        on = self.mosaic_on(epoch)
         if self.mix_on and not on and (self.cfg.mixup or self.cfg.cutmix):
             log(f"mixup/CutMix off for the last {self.epochs - epoch} epochs")
         self.mix_on = on

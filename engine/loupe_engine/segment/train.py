@@ -66,7 +66,7 @@ class SegmentTrainer(BaseTrainer):
         return self.criterion
 
     def set_epoch(self, epoch):
-        on = epoch < self.epochs - self.cfg.close_mosaic
+        on = self.mosaic_on(epoch)
         if self.train_set.mosaic_on and not on and (self.cfg.mosaic or self.cfg.cutmix):
             log(f"closing mosaic/CutMix for the last {self.epochs - epoch} epochs")
         self.train_set.mosaic_on = on

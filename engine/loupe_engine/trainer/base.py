@@ -211,7 +211,8 @@ class BaseTrainer:
             criterion.link_all = True
         scaler = torch.cuda.amp.GradScaler(enabled=self.amp)
         start_epoch, best_fit, best_epoch, elapsed0, bad_epochs = 0, -1.0, -1, 0.0, 0
-        history = []
+        history, durations = [], []  # this process's epoch times (training and validation), for the budget plan
+        self.closed_from = None
         if ck:
             opt.load_state_dict(ck["optimizer"])
             if ema:
@@ -220,6 +221,7 @@ class BaseTrainer:
             start_epoch, best_fit, best_epoch = ck["epoch"] + 1, ck["best_fitness"], ck["best_epoch"]
             elapsed0, history, self.epochs = ck["elapsed_s"], ck["history"], ck["epochs"]
             bad_epochs = ck.get("bad_epochs", 0)
+            self.closed_from = ck.get("closed_from")
             self.images_seen, self.train_time = ck.get("images_seen", 0), ck.get("train_time", 0.0)
             self.seed = ck["seed"]
         nw = min(max(round(cfg.warmup_epochs * nb), 1 if cfg.warmup_epochs else 0), max(total_iters // 5, 1))
@@ -320,15 +322,18 @@ class BaseTrainer:
             elapsed = time.time() - t_start
             history.append({"epoch": epoch + 1, **{k: v for k, v in metrics.items() if not isinstance(v, (dict, list))}})
             # a time budget shortens the plan so the schedule (and close_mosaic) still runs to its end; it lengthens
-            # it again (up to the requested epochs, before close_mosaic starts) when later epochs run faster than
-            # the first ones did, so the budget is not left unused
+            # it again (up to the requested epochs; once mosaic has closed it stays closed, so the mosaic-free phase
+            # grows) when epochs run faster than they did, so the budget is not left unused. The pace is that of the
+            # last three epochs: on a host whose load changes, the run's average trails the present (DeepPCB, run
+            # 15: epochs sped up from 17 to 20 images/s after mosaic closed, and 180 s of 1800 went unused)
+            durations.append(elapsed - (elapsed0 + sum(durations)))
             if self.budget:
-                per_epoch = (elapsed - elapsed0) / (epoch + 1 - start_epoch)
+                per_epoch = sum(durations[-3:]) / len(durations[-3:])
                 fit_epochs = epoch + 1 + int((self.budget - elapsed) / max(per_epoch, 1e-6))
                 if fit_epochs < self.epochs:
                     self.epochs = max(fit_epochs, epoch + 1)
                     stop_reason = "time"  # the budget, not the requested epochs, ends this run
-                elif fit_epochs > self.epochs < cfg.epochs and epoch + 1 < self.epochs - cfg.close_mosaic:
+                elif fit_epochs > self.epochs < cfg.epochs:
                     self.epochs = min(fit_epochs, cfg.epochs)
                     stop_reason = "time" if self.epochs < cfg.epochs else "epochs"
             stop = None
@@ -340,6 +345,7 @@ class BaseTrainer:
             state = {"epoch": epoch, "epochs": self.epochs, "best_fitness": best_fit, "best_epoch": best_epoch,
                      "elapsed_s": elapsed, "history": history, "seed": self.seed, "bad_epochs": bad_epochs,
                      "ema_updates": ema.updates, "finished": finished, "images_seen": self.images_seen,
+                     "closed_from": self.closed_from,
                      "train_time": self.train_time}
             self.save(model, ema.ema, opt, state, improved)
             eta = (elapsed - elapsed0) / (epoch + 1 - start_epoch) * (self.epochs - epoch - 1)
@@ -392,6 +398,14 @@ class BaseTrainer:
 
     def set_epoch(self, epoch):
         """Per-epoch data switches (close_mosaic)."""
+
+    def mosaic_on(self, epoch):
+        """close_mosaic: mosaic (and the tasks' other mixing augmentations) is off for the plan's last
+        `close_mosaic` epochs and, once off, stays off: a time budget that lengthens the plan later extends the
+        mosaic-free phase instead of reopening it."""
+        if self.closed_from is None and epoch >= self.epochs - self.cfg.close_mosaic:
+            self.closed_from = epoch
+        return self.closed_from is None
 
     def recalibrate(self, model):
         """Re-estimate `model`'s (the EMA's) batch-norm statistics from `bn_recalibration` training batches."""

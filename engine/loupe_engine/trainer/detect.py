@@ -75,7 +75,7 @@ class DetectTrainer(BaseTrainer):
         return self.criterion
 
     def set_epoch(self, epoch):
-        on = epoch < self.epochs - self.cfg.close_mosaic
+        on = self.mosaic_on(epoch)
         if self.train_set.mosaic_on and not on and self.cfg.mosaic > 0:
             log(f"closing mosaic for the last {self.epochs - epoch} epochs")
         self.train_set.mosaic_on = on
