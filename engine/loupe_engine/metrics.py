@@ -40,17 +40,16 @@ class DetMetrics:
         overlapping detection takes the box whatever its score) makes a confident box a false positive whenever a
         weaker near-duplicate fits better, and scored DeepPCB 0.06 mAP50 below COCO's definition."""
         G = gt_boxes.shape[1]
-        if len(pred):
-            pred = pred[torch.from_numpy(_top_per_class(pred[:, G + 1].long().cpu().numpy(), pred[:, G].cpu().numpy()))
-                        .to(pred.device)]
+        pc, score = pred[:, G + 1].long().cpu().numpy(), pred[:, G].cpu().numpy()
+        keep = _top_per_class(pc, score)
+        pred, pc, score = pred[torch.from_numpy(keep).to(pred.device)], pc[keep], score[keep]
         k = len(pred)
         tp = np.zeros((k, len(IOUS)), bool)
         iou = _iou(pred[:, :G], gt_boxes).cpu().numpy() if k and len(gt_boxes) else np.zeros((k, len(gt_boxes)))
-        pc = pred[:, G + 1].long().cpu().numpy() if k else np.zeros(0, int)
         gc = gt_cls.long().cpu().numpy()
         if k and len(gt_boxes):
             cand = np.where(pc[:, None] == gc[None, :], iou, -1.0)
-            order = np.argsort(-pred[:, G].cpu().numpy(), kind="stable")
+            order = np.argsort(-score, kind="stable")
             order = order[cand[order].max(1) >= IOUS[0]]  # the rest match nothing at any threshold
             for j, t in enumerate(IOUS):
                 free = np.ones(len(gc), bool)
@@ -61,7 +60,7 @@ class DetMetrics:
                         free[g] = False
                         tp[i, j] = True
         self.tp.append(tp)
-        self.conf.append(pred[:, G].cpu().numpy() if k else np.zeros(0))
+        self.conf.append(score)
         self.pcls.append(pc)
         self.gcls.append(gc)
         self.pairs.append((pc, self.conf[-1], gc, iou))

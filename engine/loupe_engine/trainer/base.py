@@ -212,6 +212,7 @@ class BaseTrainer:
         scaler = torch.cuda.amp.GradScaler(enabled=self.amp)
         start_epoch, best_fit, best_epoch, elapsed0, bad_epochs = 0, -1.0, -1, 0.0, 0
         history, durations = [], []  # this process's epoch times (training and validation), for the budget plan
+        epoch_end = elapsed0
         self.closed_from = None
         if ck:
             opt.load_state_dict(ck["optimizer"])
@@ -220,6 +221,7 @@ class BaseTrainer:
                 ema.updates = ck["ema_updates"]
             start_epoch, best_fit, best_epoch = ck["epoch"] + 1, ck["best_fitness"], ck["best_epoch"]
             elapsed0, history, self.epochs = ck["elapsed_s"], ck["history"], ck["epochs"]
+            epoch_end = elapsed0
             bad_epochs = ck.get("bad_epochs", 0)
             self.closed_from = ck.get("closed_from")
             self.images_seen, self.train_time = ck.get("images_seen", 0), ck.get("train_time", 0.0)
@@ -326,7 +328,8 @@ class BaseTrainer:
             # grows) when epochs run faster than they did, so the budget is not left unused. The pace is that of the
             # last three epochs: on a host whose load changes, the run's average trails the present (DeepPCB, run
             # 15: epochs sped up from 17 to 20 images/s after mosaic closed, and 180 s of 1800 went unused)
-            durations.append(elapsed - (elapsed0 + sum(durations)))
+            durations.append(elapsed - epoch_end)
+            epoch_end = elapsed
             if self.budget:
                 per_epoch = sum(durations[-3:]) / len(durations[-3:])
                 fit_epochs = epoch + 1 + int((self.budget - elapsed) / max(per_epoch, 1e-6))
