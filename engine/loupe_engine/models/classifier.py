@@ -3,18 +3,19 @@ linear layer. Logits out; softmax (single-label) or sigmoid (multi-label) is app
 the exported graph."""
 import torch.nn as nn
 
-from loupe_engine.models.backbone import channels, csp_backbone, run_backbone
+from loupe_engine.models.backbone import channels, csp_backbone, resolve, run_backbone
 from loupe_engine.models.blocks import Conv
 
 HIDDEN = {"p": 256, "n": 1280, "s": 1280, "m": 1280}  # width of the 1x1 expansion before pooling
 
 
 class Classifier(nn.Module):
-    def __init__(self, nc, size="p", dropout=0.0, multi_label=False):
+    def __init__(self, nc, size="p", dropout=0.0, multi_label=False, arch=None):
         super().__init__()
+        self.arch = resolve(size, arch)
         self.nc, self.size, self.multi_label = nc, size, multi_label
-        self.backbone = csp_backbone(size)  # index i is "layer i" for freeze=N
-        self.expand = Conv(channels(size)[4], HIDDEN[size], 1)
+        self.backbone = csp_backbone(self.arch)  # index i is "layer i" for freeze=N
+        self.expand = Conv(channels(self.arch)[4], HIDDEN[size], 1)
         self.pool = nn.AdaptiveAvgPool2d(1)
         self.drop = nn.Dropout(dropout)
         self.fc = nn.Linear(HIDDEN[size], nc)

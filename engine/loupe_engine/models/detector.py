@@ -6,20 +6,21 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from loupe_engine.models.backbone import SIZES, channels, csp_backbone, depth, run_backbone
+from loupe_engine.models.backbone import channels, csp_backbone, depth, resolve, run_backbone
 from loupe_engine.models.blocks import C2f, Conv
 
 REG_MAX = 16
 
 
 class Detector(nn.Module):
-    def __init__(self, nc, size="n", rotated=False, dropout=0.0, imgsz=640):
+    def __init__(self, nc, size="n", rotated=False, dropout=0.0, imgsz=640, arch=None):
         super().__init__()
-        head = SIZES[size][3] if len(SIZES[size]) > 3 else 0
-        ch, n = channels(size), depth(size)
+        self.arch = resolve(size, arch)
+        head = self.arch[3] if len(self.arch) > 3 else 0
+        ch, n = channels(self.arch), depth(self.arch)
         self.nc, self.size, self.rotated = nc, size, rotated
         self.stride = torch.tensor([8.0, 16.0, 32.0])
-        self.backbone = csp_backbone(size)  # index i is "layer i" for freeze=N
+        self.backbone = csp_backbone(self.arch)  # index i is "layer i" for freeze=N
         self.top4 = C2f(ch[4] + ch[3], ch[3], n(3))
         self.top3 = C2f(ch[3] + ch[2], ch[2], n(3))
         self.down3 = Conv(ch[2], ch[2], 3, 2)

@@ -4,6 +4,7 @@ import os
 import torch
 
 from loupe_engine.events import EngineError
+from loupe_engine.models.backbone import LEGACY
 from loupe_engine.models.detector import Detector
 
 
@@ -23,11 +24,18 @@ def load_checkpoint(path, device="cpu"):
 
 def build_model(ck):
     """The untrained network a checkpoint's weights belong to, from its task and metadata."""
-    task, nc = ck.get("task"), len(ck["names"])
+    task, nc, arch = ck.get("task"), len(ck["names"]), checkpoint_arch(ck)
     if task == "classify":
         from loupe_engine.models.classifier import Classifier
-        return Classifier(nc, ck["size"], multi_label=ck.get("multi_label", False))
+        return Classifier(nc, ck["size"], multi_label=ck.get("multi_label", False), arch=arch)
     if task == "segment":
         from loupe_engine.models.segmenter import Segmenter
-        return Segmenter(nc, ck["size"], overlap=ck.get("overlap_mask", True))
-    return Detector(nc, ck["size"], task == "obb")
+        return Segmenter(nc, ck["size"], overlap=ck.get("overlap_mask", True), arch=arch)
+    return Detector(nc, ck["size"], task == "obb", arch=arch)
+
+
+def checkpoint_arch(ck):
+    """The architecture tuple a checkpoint was trained with: recorded since p was deepened; a p checkpoint written
+    before that is the old p, and other sizes have not changed."""
+    arch = ck.get("arch") or LEGACY.get(ck["size"])
+    return tuple(arch) if arch else None

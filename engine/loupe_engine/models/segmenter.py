@@ -9,7 +9,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from loupe_engine.models.backbone import FEATURES, channels, csp_backbone, depth, run_backbone
+from loupe_engine.models.backbone import FEATURES, channels, csp_backbone, depth, resolve, run_backbone
 from loupe_engine.models.blocks import C2f, Conv
 
 
@@ -18,12 +18,13 @@ def _up(x, like):
 
 
 class Segmenter(nn.Module):
-    def __init__(self, nc, size="p", dropout=0.0, overlap=True):
+    def __init__(self, nc, size="p", dropout=0.0, overlap=True, arch=None):
         super().__init__()
-        ch, n = channels(size), depth(size)
+        self.arch = resolve(size, arch)
+        ch, n = channels(self.arch), depth(self.arch)
         self.nc, self.size, self.overlap = nc, size, overlap
         self.nout = nc + 1 if overlap else nc
-        self.backbone = csp_backbone(size)  # index i is "layer i" for freeze=N
+        self.backbone = csp_backbone(self.arch)  # index i is "layer i" for freeze=N
         self.up4 = C2f(ch[4] + ch[3], ch[3], n(3))
         self.up3 = C2f(ch[3] + ch[2], ch[2], n(3))
         self.up2 = C2f(ch[2] + ch[1], ch[1], n(3))

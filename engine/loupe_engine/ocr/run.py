@@ -12,6 +12,7 @@ from loupe_engine.events import EngineError, emit, log
 from loupe_engine.export import Candidates, Exported, add_metadata, input_size
 from loupe_engine.losses.iou import rbox_corners
 from loupe_engine.models.detector import Detector
+from loupe_engine.models.load import checkpoint_arch
 from loupe_engine.ocr import val as V
 from loupe_engine.ocr.crop import LINE_ASPECT, MARGIN, MARGIN_X, PAD, REC_HEIGHT
 from loupe_engine.ocr.data import load_texts
@@ -48,7 +49,7 @@ def load(path, device="cpu"):
         raise EngineError("model_missing", f"model checkpoint not found: {path}")
     try:
         ck = torch.load(path, map_location=device)
-        det = Detector(len(ck["names"]), ck["size"], rotated=True)
+        det = Detector(len(ck["names"]), ck["size"], rotated=True, arch=checkpoint_arch(ck))
         det.load_state_dict(ck["model"])
         rec = build_recognizer(ck["rec"])
     except Exception as e:

@@ -16,7 +16,6 @@ from loupe_engine.ocr.data import RecTrainSet, background_patches, collate, cut_
 from loupe_engine.ocr.model import STRIDE, Recognizer
 from loupe_engine.ocr.text import build_charset
 from loupe_engine.trainer.detect import DetectTrainer
-from loupe_engine import __version__
 
 REC_BATCH = 16  # small batches: more updates in a CPU budget
 REC_LR = 0.003  # AdamW; optimizer auto
@@ -179,7 +178,7 @@ class OcrTrainer(DetectTrainer):
             self._best_det_state, self.best_det_epoch = copy.deepcopy(ema.state_dict()), epoch + 1
         if rec_imp or self._best_rec_state is None:
             self._best_rec_state, self.best_rec_epoch = copy.deepcopy(self.rec.state_dict()), epoch + 1
-        base = {"version": __version__, "cfg": self.cfg.__dict__, **self.meta()}
+        base = self.checkpoint_base(model)
         rec_train = {"optimizer": self.rec_opt.state_dict(), "steps": self.rec_steps, "det_best": self._det_best,
                      "rec_best": self._rec_best, "best_det_epoch": self.best_det_epoch,
                      "best_rec_epoch": self.best_rec_epoch}

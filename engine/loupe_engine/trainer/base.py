@@ -12,6 +12,7 @@ import torch
 
 from loupe_engine import __version__
 from loupe_engine.events import Cancelled, EngineError, cancel_requested, log
+from loupe_engine.models.load import checkpoint_arch
 from loupe_engine.trainer import parallel
 
 
@@ -192,6 +193,10 @@ class BaseTrainer:
             ck = torch.load(ckpt_path, map_location=self.device)
             if ck.get("finished"):
                 raise EngineError("nothing_to_resume", f"{ckpt_path} belongs to a finished training")
+            if checkpoint_arch(ck) not in (None, model.arch):
+                raise EngineError("nothing_to_resume", f"{ckpt_path} was written by an engine whose '{ck['size']}' "
+                                  "model had other layers; it cannot be resumed, start a new training (its best.pt "
+                                  "still tests and exports)")
             model.load_state_dict(ck["train_model"])
             log(f"resuming from epoch {ck['epoch'] + 1}")
         for i, m in enumerate(model.backbone):
@@ -420,8 +425,13 @@ class BaseTrainer:
     def meta(self):
         return {}
 
+    def checkpoint_base(self, model):
+        """What every checkpoint holds besides weights: versions, config, the task's metadata and the model's
+        architecture (models/load.py rebuilds it from that)."""
+        return {"version": __version__, "cfg": self.cfg.__dict__, **self.meta(), "arch": list(model.arch)}
+
     def save(self, model, ema, opt, state, improved):
-        base = {"version": __version__, "cfg": self.cfg.__dict__, **self.meta()}
+        base = self.checkpoint_base(model)
         last = {**base, **state, "model": ema.state_dict(), "train_model": model.state_dict(),
                 "optimizer": opt.state_dict()}
         tmp = os.path.join(self.out, "last.pt.tmp")
