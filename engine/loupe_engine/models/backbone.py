@@ -10,7 +10,7 @@ from loupe_engine.models.blocks import C2f, SPPF, Conv
 # size: (depth multiple, width multiple, max channels[, head width]). p (pico) is the CPU-budget size: channels
 # 8/16/32/64/128, 32-channel heads, so the stride-8 head (where small objects live) stays cheap (~2x n's training
 # images/s on 2 cores), and n's depth: two bottlenecks in the stride-8 and stride-16 stages, which cost 4 % more
-# time per image and learn more per epoch (engine/BENCHMARKS.md, run 18); same layers, heads, loss, assignment
+# time per image and learn more per epoch (engine/BENCHMARKS.md, runs 18-19); same layers, heads, loss, assignment
 # and export path as the other sizes.
 SIZES = {"p": (0.34, 0.125, 128, 32), "n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m": (0.67, 0.75, 768)}
 # Checkpoints record their size's tuple as "arch" (models/load.py); the ones written before they did were built
