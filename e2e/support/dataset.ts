@@ -96,6 +96,8 @@ export async function autoSplit(page: Page, shares: { train: number; valid: numb
 export async function shownInSplit(page: Page, split: string, total: number): Promise<number> {
   await choose(page, 'gallery-split-filter', split);
   const count = page.getByTestId('gallery-count');
+  // until the new filter's first page arrives, the gallery shows the previous filter's count, marked busy
+  await expect(count).toHaveAttribute('aria-busy', 'false');
   await expect(count).toContainText(new RegExp(`^\\d+ shown of ${total} images$`));
   await expect(count).not.toContainText(/^0 shown/);
   return Number((await count.textContent())!.split(' ')[0]);

@@ -90,7 +90,9 @@ function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {
       <Space align="baseline" wrap style={{ justifyContent: 'space-between', width: '100%', marginBottom: 8 }}>
         <Typography.Title level={3} data-testid="page-title" style={{ margin: 0 }}>
           {t('title')}
-          <Typography.Text type="secondary" style={{ fontSize: 14, marginLeft: 12 }} data-testid="gallery-count">
+          {/* busy while the previous filter's count stands in for the new one's (placeholder data) */}
+          <Typography.Text type="secondary" style={{ fontSize: 14, marginLeft: 12 }} data-testid="gallery-count"
+            aria-busy={first.isPlaceholderData}>
             {t('count', { count: total, all: model.data?.totalImages ?? total })}
           </Typography.Text>
         </Typography.Title>

@@ -74,6 +74,26 @@ describe('gallery', () => {
     await waitFor(() => expect(pages.some((p) => p.url.includes('filter=testedNoResults'))).toBe(true));
   });
 
+  it('marks the count busy while the previous filter\'s count stands in for the new one', async () => {
+    serve();
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const served = globalThis.fetch;
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+      if (url.includes('filter=testedNoResults')) await held;
+      return served(url, init);
+    });
+    renderPage(<GalleryPage />, '/gallery');
+    await screen.findByTestId('image-card-100000');
+    const count = screen.getByTestId('gallery-count');
+    expect(count.getAttribute('aria-busy')).toBe('false');
+    fireEvent.mouseDown(screen.getByTestId('gallery-filter').querySelector('.ant-select-selector') ?? screen.getByTestId('gallery-filter'));
+    fireEvent.click(await screen.findByTitle('Tested, no results'));
+    await waitFor(() => expect(count.getAttribute('aria-busy')).toBe('true'));
+    release();
+    await waitFor(() => expect(count.getAttribute('aria-busy')).toBe('false'));
+  });
+
   it('stars one image, and moves or deletes the selection', async () => {
     const { calls } = serve();
     renderPage(<GalleryPage />, '/gallery');
