@@ -23,3 +23,24 @@ def test_a_shortened_plan_closes_mosaic_earlier():
 def test_no_close_mosaic_keeps_mosaic_to_the_end():
     t = SimpleNamespace(epochs=5, cfg=SimpleNamespace(close_mosaic=0), closed_from=None)
     assert all(BaseTrainer.mosaic_on(t, e) for e in range(5))
+
+
+def _lag(ema_plan, steps):
+    """How many steps the EMA of a weight that counts the steps trails it by after `steps` updates."""
+    import torch
+    from loupe_engine.trainer.base import ModelEMA
+    model = torch.nn.Linear(1, 1, bias=False)
+    ema = ModelEMA(model, total_iters=12500)  # 100 requested epochs of 125 steps
+    ema_plan(ema)
+    for i in range(1, steps + 1):
+        with torch.no_grad():
+            model.weight.fill_(i)
+        ema.update(model)
+    return steps - float(ema.ema.weight)
+
+
+def test_the_ema_window_follows_a_plan_the_budget_cut():
+    # the budget fits 19 of the 100 epochs (2,375 steps): the EMA then averages over about a tenth of them, not the
+    # few steps a window sized for 12,500 would have reached by then
+    assert 150 < _lag(lambda ema: ema.plan(2375), 2375) < 300
+    assert _lag(lambda ema: None, 2375) < 10

@@ -52,11 +52,17 @@ describe('the SDK of a MEASURE model measures and judges as the platform', () =>
     const tested: TestRunData = await testRun(t.app, token, m.model.id);
     expect(tested.status, tested.error ?? '').toBe('succeeded');
 
-    // 0.05 mm per pixel; discs (drawn 20 to 30 px across) must be 1.25 to 1.45 mm long, one object per image:
-    // some images OK, some NG.
+    // 0.05 mm per pixel; at least one object per image, and discs no longer than the median disc this 4-epoch model
+    // found. The limits come from its own measurements, as in packages/runtime's measure-parity test: what it learns
+    // in 4 epochs changes with the engine, and this test is about the SDKs agreeing with the platform. The image with
+    // the shortest disc is OK, those with longer discs NG.
     const mmPerPx = 0.05;
     expect((await call(t.app, 'PUT', `/api/models/${m.model.id}/measurement/calibration`, { mmPerPx }, { token })).code).toBe(0);
-    const tol: Tolerances = { unit: 'mm', count: { min: 1, max: 1 }, labels: [{ labelId: m.labels.disc, count: null, fields: { major_axis: { min: 1.25, max: 1.45 } } }] };
+    const measured = (await call<MeasurementImagesData>(t.app, 'GET', `/api/models/${m.model.id}/tests/${tested.id}/measurements?pageSize=200`, undefined, { token })).data;
+    const discs = measured.items.flatMap((i) => i.objects.filter((o) => o.labelId === m.labels.disc).map((o) => o.mm!.major_axis!)).sort((a, b) => a - b);
+    expect(discs.length, 'discs found by the 4-epoch segmenter').toBeGreaterThan(1);
+    const major_axis = { min: discs[0]!, max: discs[Math.floor((discs.length - 1) / 2)]! };
+    const tol: Tolerances = { unit: 'mm', count: { min: 1, max: null }, labels: [{ labelId: m.labels.disc, count: null, fields: { major_axis } }] };
     const put = await call(t.app, 'PUT', `/api/models/${m.model.id}/measurement/tolerances`, tol, { token });
     expect(put.code, put.message).toBe(0);
     const platform = (await call<MeasurementImagesData>(t.app, 'GET', `/api/models/${m.model.id}/tests/${tested.id}/measurements?pageSize=200`, undefined, { token })).data;
@@ -70,7 +76,7 @@ describe('the SDK of a MEASURE model measures and judges as the platform', () =>
     const dir = path.join(work, 'sdk');
     await unzip(zip.rawPayload, dir);
     const sdk = JSON.parse(fs.readFileSync(path.join(dir, 'sdk.json'), 'utf8'));
-    expect(sdk.measure).toEqual({ mmPerPx, tolerances: { unit: 'mm', count: { min: 1, max: 1 }, labels: [{ label: 'disc', count: null, fields: { major_axis: { min: 1.25, max: 1.45 } } }] } });
+    expect(sdk.measure).toEqual({ mmPerPx, tolerances: { unit: 'mm', count: { min: 1, max: null }, labels: [{ label: 'disc', count: null, fields: { major_axis } }] } });
     expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('0.05 mm per pixel');
     fs.mkdirSync(path.join(dir, 'node', 'node_modules'));
     for (const dep of ['onnxruntime-node', 'sharp']) fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(dir, 'node', 'node_modules', dep));

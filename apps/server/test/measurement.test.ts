@@ -308,7 +308,7 @@ describe('a MEASURE model of polygons: a segmenter whose instances are measured'
     await call(t.app, 'PUT', tolerancesUrl(m.model.id), { ...golden.data.proposal, count: { min: 5, max: null } }, { token });
     const ng = (await call<MeasurementImagesData>(t.app, 'GET', resultsUrl(m.model.id, tested.id, '?verdict=ng&pageSize=4'), undefined, { token })).data;
     expect([ng.ng, ng.ok, ng.total, ng.items.length]).toEqual([6, 0, 6, 4]);
-    expect(ng.items[0]!.failures[0]).toMatchObject({ kind: 'count', labelId: null, range: { min: 5, max: null } });
+    for (const img of ng.items) expect(img.failures).toContainEqual(expect.objectContaining({ kind: 'count', labelId: null, range: { min: 5, max: null } }));
     const okOnly = (await call<MeasurementImagesData>(t.app, 'GET', resultsUrl(m.model.id, tested.id, '?verdict=ok'), undefined, { token })).data;
     expect(okOnly.total).toBe(0);
   }, 40_000);
