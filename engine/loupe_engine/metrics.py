@@ -65,6 +65,11 @@ class DetMetrics:
         self.gcls.append(gc)
         self.pairs.append((pc, self.conf[-1], gc, iou))
 
+    def merge(self, other):
+        """Add another DetMetrics' images (another data-parallel rank's share of a validation)."""
+        for name in ("tp", "conf", "pcls", "gcls", "pairs"):
+            getattr(self, name).extend(getattr(other, name))
+
     def compute(self, conf=0.25):
         tp = np.concatenate(self.tp) if self.tp else np.zeros((0, 10), bool)
         cf = np.concatenate(self.conf) if self.conf else np.zeros(0)

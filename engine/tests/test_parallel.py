@@ -9,7 +9,12 @@ import time
 import torch
 
 from conftest import engine_env, run_engine
+from loupe_engine.config import validate
+from loupe_engine.data.coco import load_coco
+from loupe_engine.losses.detect import DetectionLoss
+from loupe_engine.models.load import load_checkpoint
 from loupe_engine.trainer.parallel import ShardSampler
+from loupe_engine.trainer.validate import evaluate
 
 
 def _args(det_data, out, *extra):
@@ -67,6 +72,23 @@ def test_two_processes_train_and_only_rank_0_speaks(det_data, tmp_path):
     assert s["train_images_seen"] == 2 * (n_train // 2 // 2 * 2 * 2)
     ck = torch.load(tmp_path / "r" / "last.pt", map_location="cpu")
     assert ck["epoch"] == 1 and ck["finished"]
+
+
+def test_the_ranks_share_each_validation(det_data, tmp_path):
+    """Each rank validates half of the images with rank 0's EMA weights: together, the validation of those weights
+    (the validation loss is a per-batch mean, so it is compared with that of each rank's half)."""
+    _, events, _ = run_engine(*_args(det_data, tmp_path / "r", "--set", "epochs=8", "--set", "lr0=0.01",
+                                     "--set", "optimizer=AdamW"))
+    model, ck = load_checkpoint(str(tmp_path / "r" / "last.pt"))
+    records, names, _ = load_coco(f"{det_data}/val.json", f"{det_data}/images", "detect", names=ck["names"])
+    criterion = DetectionLoss(model, validate({}))
+    whole = evaluate(model, records, names, 64, False, criterion=criterion)
+    halves = [evaluate(model, records[r::2], names, 64, False, criterion=criterion) for r in (0, 1)]
+    shared = [e for e in events if e["event"] == "epoch"][-1]["metrics"]
+    assert len(records) == 6 and whole["mAP50"] > 0
+    assert abs(shared["val_loss"] - (halves[0]["val_loss"] + halves[1]["val_loss"]) / 2) < 1e-5
+    for k in ("mAP50", "mAP50_95", "precision", "recall"):
+        assert abs(shared[k] - whole[k]) < 1e-5, k
 
 
 def test_one_process_when_the_data_is_small(det_data, tmp_path):

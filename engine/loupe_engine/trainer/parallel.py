@@ -3,9 +3,10 @@ torch.distributed (gloo). Measured on the 2-core development machine (pico detec
 with two OpenMP threads trains 22.7 images/s, two single-threaded processes 32; most of the small network's
 operators are too short for two threads to share (engine/README.md, Speed).
 
-The engine's own process is rank 0: it alone reads events, validates, writes checkpoints and decides when to stop;
-helper processes (spawned, so they start from a clean interpreter) rebuild the same data and model and follow its
-decisions, broadcast after every step and every epoch."""
+The engine's own process is rank 0: it alone reads events, writes checkpoints and decides when to stop; helper
+processes (spawned, so they start from a clean interpreter) rebuild the same data and model and follow its
+decisions, broadcast after every step and every epoch. Detection shares each epoch's validation: every rank
+evaluates a share of the images with rank 0's EMA weights, and rank 0 summarizes the parts."""
 import ctypes
 import datetime
 import os
@@ -72,7 +73,7 @@ def shard_loader(loader, batch, rank, world):
 
 def _init_group(store, rank, world):
     os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
-    # rank 0 validates (and helpers wait) between epochs: allow long validations
+    # rank 0 validates (and helpers wait) between epochs, unless the task shares it: allow long validations
     dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank, world_size=world,
                             timeout=datetime.timedelta(hours=24))
 
@@ -168,3 +169,23 @@ def broadcast_ints(values):
     t = torch.tensor(values, dtype=torch.float64)
     dist.broadcast(t, 0)
     return [int(v) for v in t.tolist()]
+
+
+def share_weights(model):
+    """Rank 0's floating-point weights and buffers copied into every rank's `model` (same architecture)."""
+    tensors = [v for v in model.state_dict().values() if v.dtype.is_floating_point]
+    flat = torch.cat([v.reshape(-1).float() for v in tensors])  # any memory layout: values in logical order
+    dist.broadcast(flat, 0)
+    if dist.get_rank():
+        offset = 0
+        for v in tensors:
+            v.copy_(flat[offset:offset + v.numel()].view(v.shape))
+            offset += v.numel()
+    return model
+
+
+def gather_to_lead(obj):
+    """Every rank's `obj` as a list on rank 0 (None elsewhere)."""
+    parts = [None] * dist.get_world_size() if dist.get_rank() == 0 else None
+    dist.gather_object(obj, parts, dst=0)
+    return parts

@@ -62,14 +62,31 @@ def to_original(pred, ratio, pad, rotated):
 def evaluate(model, records, names, imgsz, rotated, conf=0.25, criterion=None, batch=8, iou=0.7, agnostic=False,
              half=False):
     """Metrics dict for `records` (which carry ground truth)."""
+    part = evaluate_part(model, records, names, imgsz, rotated, criterion, batch, iou, agnostic, half)
+    return summarize([part], names, conf)
+
+
+def evaluate_part(model, records, names, imgsz, rotated, criterion=None, batch=8, iou=0.7, agnostic=False,
+                  half=False):
+    """What summarize() needs from `records`: matched predictions, loss sums and timing. Data-parallel ranks each
+    evaluate a share of the images and rank 0 summarizes their parts (trainer/detect.py)."""
     m = DetMetrics(len(names), names)
     for _ in predict_batches(model, records, imgsz, rotated, batch=batch, conf=0.001, iou=iou, agnostic=agnostic,
                              criterion=criterion, metrics=m, half=half):
         pass
+    return {"metrics": m, "images": len(records), "ms_per_image": model.ms_per_image, "val_loss": model.val_loss}
+
+
+def summarize(parts, names, conf=0.25):
+    m = DetMetrics(len(names), names)
+    for p in parts:
+        m.merge(p["metrics"])
     res = m.compute(conf=conf)
-    res["inference_ms"] = model.ms_per_image
-    res["fps"] = 1000.0 / max(model.ms_per_image, 1e-6)
-    if model.val_loss is not None:
-        res["val_loss"] = float(np.sum(model.val_loss))
-        res["val_loss_parts"] = dict(zip(("box", "cls", "dfl"), model.val_loss))
+    n = max(sum(p["images"] for p in parts), 1)
+    res["inference_ms"] = sum(p["ms_per_image"] * p["images"] for p in parts) / n
+    res["fps"] = 1000.0 / max(res["inference_ms"], 1e-6)
+    if parts[0]["val_loss"] is not None:
+        loss = np.sum([np.asarray(p["val_loss"]) * p["images"] for p in parts], axis=0) / n
+        res["val_loss"] = float(np.sum(loss))
+        res["val_loss_parts"] = dict(zip(("box", "cls", "dfl"), loss.tolist()))
     return res
