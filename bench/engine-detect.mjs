@@ -20,7 +20,8 @@ const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 1800);
 // 0.895 at 448 px in 55 epochs, 0.912 at 640 px in 27 (320 px: 0.845 in 43 epochs on a machine half as fast), all
 // matched by IoU first; COCO's matching, the engine's since run 15, scores this recipe 0.937-0.938 (runs 15-16);
 // p deepened to n's depth: 0.926 against 0.919 on a host a third slower (19 epochs, runs 18-19).
-// Channels-last training and an EMA window that follows the budget's plan: 0.942 on that host (23 epochs, run 20).
+// Channels-last training, an EMA window that follows the budget's plan and a shared validation: 0.942, 0.929 and
+// 0.936 on that host (23-24 epochs, runs 20-22; the seed moves it by about +-0.007).
 // Cosine schedule with a half-epoch warm-up, images cached in RAM. BENCH_TRAIN_SECONDS and BENCH_PARAMS override
 // budget and parameters. Short A/B runs can go side by side, one core each
 // (`BENCH_TRAIN_SECONDS=600 taskset -c 0 npm run bench:engine-detect`); their FLOP share is meaningless, the peak

@@ -78,6 +78,7 @@ def evaluate_part(model, records, names, imgsz, rotated, criterion=None, batch=8
 
 
 def summarize(parts, names, conf=0.25):
+    """evaluate()'s metrics dict from one or more parts: matches pooled, timing and loss averaged per image."""
     m = DetMetrics(len(names), names)
     for p in parts:
         m.merge(p["metrics"])
