@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { judgeImage as contractsJudge, type Tolerances } from "../../contracts/src/measurement.js";
-import { judgeImage, loadModel, measureDetection, measureInstance, measureMask, measurePolygon, measureRbox, type MeasureTolerances, type ObjectMeasure } from "../src/index.js";
+import { judgeImage, loadModel, measureDetection, measureInstance, measureMask, measurePolygon, measureRbox, type MeasureTolerances, type ObjectMeasure, type SegmentInstance } from "../src/index.js";
 
 // The engine is Debian's python3 with Debian's torch, never the python3 first on PATH.
 const PY = "/usr/bin/python3";
@@ -55,6 +55,31 @@ class Agreement {
     expect(this.n).toBeGreaterThan(0);
     expect(this.off).toBeLessThanOrEqual(this.n * 0.1);
   }
+}
+
+/**
+ * Whether two measurements of one mask took different directions whose enclosing rectangles (over the pixel centres,
+ * as cv2.minAreaRect sees them) have the same area within float32 noise: a tie either side may settle its own way.
+ */
+function rectTie(a: ObjectMeasure, b: ObjectMeasure, inst: Pick<SegmentInstance, "mask" | "bbox">): boolean {
+  if (Math.abs(a.major_axis - b.major_axis) < 0.1 && Math.abs(a.minor_axis - b.minor_axis) < 0.1) return false;
+  const [, , w, h] = inst.bbox;
+  const area = (deg: number) => {
+    const r = (deg * Math.PI) / 180;
+    const spans = [[Math.cos(r), Math.sin(r)], [-Math.sin(r), Math.cos(r)]].map(([ux, uy]) => {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (inst.mask[y * w + x]) {
+        const t = x * ux! + y * uy!;
+        lo = Math.min(lo, t);
+        hi = Math.max(hi, t);
+      }
+      return hi - lo;
+    });
+    return spans[0]! * spans[1]!;
+  };
+  const [x, y] = [area(a.angle), area(b.angle)];
+  return Math.abs(x - y) <= 1e-5 * Math.max(x, y, 1);
 }
 
 /** The engine's tolerance JSON (tolerance.py) for tolerances by label. */
@@ -231,7 +256,7 @@ for im in json.load(open("all.json"))["images"]:
     for (const im of coco.images) {
       const theirs = res.images.find((r) => r.image_id === im.id)!;
       const seg = await model.segment(new Uint8Array(readFileSync(join(dir, `${im.id}.rgb`))), im.width, im.height);
-      const mine = seg.instances.map((o) => ({ label: o.label, values: measureInstance(o) }));
+      const mine = seg.instances.map((o) => ({ label: o.label, values: measureInstance(o), mask: o }));
       // Both lists are most confident first, but two scores may tie: match by label and pixel count, then centroid.
       const pairs = theirs.objects.map((t) => {
         const same = mine.filter((o) => o.label === t.label && o.values.area === t.measure.area);
@@ -240,7 +265,10 @@ for im in json.load(open("all.json"))["images"]:
       // A 3-epoch segmenter leaves pixels whose two best classes are all but tied, which ONNX Runtime's
       // and torch's kernels may settle differently (one pixel can join or split two components): such an image is
       // counted, not compared; the post-processing must still agree exactly on all the others.
-      if (seg.instances.length !== theirs.count || pairs.some(([t, o]) => !o || fieldDiff(o.values, t.measure).exact >= ROUNDED)) {
+      // Likewise a blob of a few pixels whose smallest enclosing rectangle ties between two directions (8 x 5 px
+      // straight and 6.4 x 5.7 px at 45° for one 29-pixel blob): OpenCV's float32 calipers keep one, the runtime's
+      // float64 the other, and the axes differ by more than a pixel.
+      if (seg.instances.length !== theirs.count || pairs.some(([t, o]) => !o || fieldDiff(o.values, t.measure).exact >= ROUNDED || rectTie(o.values, t.measure, o.mask))) {
         differs++;
         continue;
       }
@@ -250,7 +278,7 @@ for im in json.load(open("all.json"))["images"]:
       ng += verdict.ok ? 0 : 1;
     }
     await model.close();
-    console.log(`segmenter: ${differs} of ${coco.images.length} images segmented differently at a tie`);
+    console.log(`segmenter: ${differs} of ${coco.images.length} images segmented or measured differently at a tie`);
     expect(differs).toBeLessThanOrEqual(coco.images.length / 8);
     agree.check(`segmenter, ${coco.images.length} images (NG ${ng})`);
     expect(ng).toBeGreaterThan(0);

@@ -47,14 +47,20 @@ for im in json.load(open("all.json"))["images"]:
     let read = 0;
     for (const im of coco.images) {
       const rgb = new Uint8Array(readFileSync(join(work, `${im.id}.rgb`)));
-      const clear = (score: number) => score > 1.2 * conf;
-      const mine = (await model.ocr(rgb, im.width, im.height)).filter((d) => clear(d.score));
-      const theirs = preds.filter((p) => p.image_id === im.id && clear(p.score));
-      expect(mine.length).toBe(theirs.length);
+      // The engine writes scores rounded to 1e-5, so a box within that of the cut may fall on either side of it:
+      // every box clear of the cut on one side must be on the other among those not clearly below it.
+      const cut = 1.2 * conf;
+      const band = 1e-5;
+      const allMine = (await model.ocr(rgb, im.width, im.height)).filter((d) => d.score > cut - band);
+      const allTheirs = preds.filter((p) => p.image_id === im.id && p.score > cut - band);
+      const mine = allMine.filter((d) => d.score > cut + band);
+      const theirs = allTheirs.filter((p) => p.score > cut + band);
+      expect(mine.length).toBeLessThanOrEqual(allTheirs.length);
+      expect(theirs.length).toBeLessThanOrEqual(allMine.length);
       for (const p of theirs) {
         // the same box: same class, nearest centre (scores of an untrained detector tie, so ranks may differ)
         const dist = (d: TextLine) => Math.hypot(d.rbox!.cx - p.rbox[0]!, d.rbox!.cy - p.rbox[1]!);
-        const d = mine.filter((m) => m.classId + 1 === p.category_id).sort((a, b) => dist(a) - dist(b))[0]!;
+        const d = allMine.filter((m) => m.classId + 1 === p.category_id).sort((a, b) => dist(a) - dist(b))[0]!;
         expect(d, `image ${im.id}: no line at ${p.rbox.join(",")}`).toBeDefined();
         [d.rbox!.cx, d.rbox!.cy, d.rbox!.w, d.rbox!.h].forEach((v, i) => { maxDiff = Math.max(maxDiff, Math.abs(v - p.rbox[i]!)); });
         expect(d.text, `image ${im.id} line at ${p.rbox.join(",")}`).toBe(p.text);
