@@ -256,7 +256,7 @@ for im in json.load(open("all.json"))["images"]:
     for (const im of coco.images) {
       const theirs = res.images.find((r) => r.image_id === im.id)!;
       const seg = await model.segment(new Uint8Array(readFileSync(join(dir, `${im.id}.rgb`))), im.width, im.height);
-      const mine = seg.instances.map((o) => ({ label: o.label, values: measureInstance(o), mask: o }));
+      const mine = seg.instances.map((o) => ({ label: o.label, values: measureInstance(o), instance: o }));
       // Both lists are most confident first, but two scores may tie: match by label and pixel count, then centroid.
       const pairs = theirs.objects.map((t) => {
         const same = mine.filter((o) => o.label === t.label && o.values.area === t.measure.area);
@@ -268,7 +268,7 @@ for im in json.load(open("all.json"))["images"]:
       // Likewise a blob of a few pixels whose smallest enclosing rectangle ties between two directions (8 x 5 px
       // straight and 6.4 x 5.7 px at 45° for one 29-pixel blob): OpenCV's float32 calipers keep one, the runtime's
       // float64 the other, and the axes differ by more than a pixel.
-      if (seg.instances.length !== theirs.count || pairs.some(([t, o]) => !o || fieldDiff(o.values, t.measure).exact >= ROUNDED || rectTie(o.values, t.measure, o.mask))) {
+      if (seg.instances.length !== theirs.count || pairs.some(([t, o]) => !o || fieldDiff(o.values, t.measure).exact >= ROUNDED || rectTie(o.values, t.measure, o.instance))) {
         differs++;
         continue;
       }
