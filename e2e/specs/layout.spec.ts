@@ -72,3 +72,26 @@ test('the sidebar keeps its state in a cookie, collapses below 992 px with an ov
     await expect(page.getByTestId('user-menu')).toBeVisible();
   });
 });
+
+test("the system's reduced-motion setting switches the dialogs' zoom and the buttons' transitions off and on, without a reload", async ({
+  user: page,
+}) => {
+  const account = await createApprovedUser('motion');
+  await signInAsUser(page, account);
+  const create = page.getByTestId('create-model');
+  const dialog = page.getByTestId('create-model-dialog').locator('.ant-modal').first();
+  const transition = () => create.evaluate((el) => getComputedStyle(el).transitionDuration);
+
+  // The browsers of these tests ask for reduced motion (fixtures): the dialog opens without its zoom class.
+  await expect.poll(transition).toBe('0s');
+  await create.click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).not.toHaveClass(/ant-zoom/);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await expect.poll(transition).not.toBe('0s');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await expect.poll(transition).toBe('0s');
+});

@@ -9,6 +9,7 @@ import deDE from 'antd/locale/de_DE';
 import ruRU from 'antd/locale/ru_RU';
 import { Limits, type Language } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
+import { usePrefersReducedMotion } from './reducedMotion';
 
 const ANT_LOCALES: Record<Language, Locale> = { en: enUS, zh: zhCN, de: deDE, ru: ruRU };
 
@@ -21,13 +22,17 @@ function makeQueryClient() {
   return new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 }
 
-/** Root providers: TanStack Query, Ant Design (locale follows i18next), the App context and the router. */
+/**
+ * Root providers: TanStack Query, Ant Design (locale follows i18next, animations follow the system's reduced-motion
+ * setting), the App context and the router.
+ */
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const { i18n } = useTranslation();
+  const reducedMotion = usePrefersReducedMotion();
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={antLocale(i18n.language)} theme={{ token: { colorPrimary: '#1f6feb' } }}>
+      <ConfigProvider locale={antLocale(i18n.language)} theme={{ token: { colorPrimary: '#1f6feb', motion: !reducedMotion } }}>
         <AntApp
           message={{ duration: Limits.messageDurationMs / 1000, maxCount: 3, top: Limits.warningOffsetPx }}
           notification={{ placement: 'topRight' }}
