@@ -45,6 +45,8 @@ def build_parser():
             s.add_argument("--iou", type=float)
             s.add_argument("--agnostic", action="store_true", default=None)
             s.add_argument("--half", action="store_true", default=None)
+            s.add_argument("--tta", help="test-time augmentation (detect): off (default), hflip, flips or dihedral: "
+                                         "the image in 1, 2, 4 or 8 views, averaged (README)")
             s.add_argument("--masks", choices=("polygon", "rle"), help="segment: instance masks as COCO polygons "
                                                                        "(default) or uncompressed RLE")
         if name == "measure":
@@ -68,6 +70,7 @@ def build_parser():
             s.add_argument("--agnostic", action="store_true", default=None)
             s.add_argument("--nms", action=argparse.BooleanOptionalAction, default=None,
                            help="NMS inside the graph (default); --no-nms leaves it to the caller (OpenCV DNN)")
+            s.add_argument("--tta", help="test-time augmentation inside the graph (detect, with NMS): as for test")
             s.add_argument("--out")
     return p
 

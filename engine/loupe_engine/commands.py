@@ -15,6 +15,7 @@ from loupe_engine.models.load import load_checkpoint
 from loupe_engine.tasks import runner, runner_for_checkpoint
 from loupe_engine.trainer.detect import DetectTrainer
 from loupe_engine.trainer.validate import evaluate, predict_batches
+from loupe_engine.tta import check_mode
 
 
 def _need(args, *keys):
@@ -86,7 +87,8 @@ def _check_range(name, v, lo, hi):
 
 def test(args):
     task_runner = runner_for_checkpoint(args.model) if args.model else None
-    if task_runner:  # classify, segment
+    if task_runner:  # classify, segment, ocr: the module's package names the task
+        check_mode(args.tta, task_runner.__name__.split(".")[1])
         return task_runner.test(args)
     _need(args, "model", "data", "images")
     conf = 0.25 if args.conf is None else float(args.conf)
@@ -98,6 +100,7 @@ def test(args):
     if args.half and dev.type != "cuda":
         log("note: half precision needs CUDA; testing in float32 on CPU")
     model, ck = load_checkpoint(args.model, dev)
+    tta = check_mode(args.tta, ck["task"])
     if args.half and dev.type == "cuda":
         model.half()
     rotated, names = ck["task"] == "obb", ck["names"]
@@ -115,7 +118,7 @@ def test(args):
     progress = Progress("testing", len(records))
     for n, (i, pred) in enumerate(predict_batches(model, records, ck["imgsz"], rotated, conf=0.001, iou=iou,
                                                   agnostic=bool(args.agnostic), metrics=metrics,
-                                                  half=bool(args.half)), 1):
+                                                  half=bool(args.half), tta=tta), 1):
         progress.step(n)
         # Strictly above, like the exported graph's postprocess (nms.py): the SDK and the platform keep the same
         # boxes, and conf=1 keeps none even where a saturated score reads exactly 1.0.
@@ -126,7 +129,7 @@ def test(args):
     with open(args.out, "w") as f:
         json.dump(results, f)
     emit("artifact", kind="predictions", path=args.out)
-    summary = {"images": len(records), "detections": len(results), "conf": conf, "iou": iou,
+    summary = {"images": len(records), "detections": len(results), "conf": conf, "iou": iou, "tta": tta,
                "inference_ms": model.ms_per_image, "fps": 1000 / max(model.ms_per_image, 1e-6),
                "wall_s": round(time.time() - t0, 2)}
     if metrics is not None:

@@ -20,18 +20,20 @@ import torch
 from loupe_engine import __version__
 from loupe_engine.events import EngineError, emit, log
 from loupe_engine.models.blocks import C2f
-from loupe_engine.models.detector import REG_MAX, anchors, decode
+from loupe_engine.models.detector import REG_MAX, anchors
 from loupe_engine.models.load import load_checkpoint
 from loupe_engine.nms import postprocess
+from loupe_engine.tta import check_mode, predict
 
 
 class Exported(torch.nn.Module):
-    def __init__(self, model, conf, iou, max_det, agnostic):
+    def __init__(self, model, conf, iou, max_det, agnostic, tta="off"):
         super().__init__()
         self.model, self.conf, self.iou, self.max_det, self.agnostic = model, conf, iou, max_det, agnostic
+        self.tta = tta
 
     def forward(self, images):
-        boxes, scores = decode(self.model(images), self.model.stride)
+        boxes, scores = predict(self.model, images, self.tta)
         return postprocess(boxes[0], scores[0], conf=self.conf, iou=self.iou, agnostic=self.agnostic,
                            max_det=self.max_det)
 
@@ -113,7 +115,8 @@ def add_metadata(path, meta):
 def export(args):
     from loupe_engine.tasks import runner_for_checkpoint
     task_runner = runner_for_checkpoint(args.model) if args.model else None
-    if task_runner:  # classify, segment
+    if task_runner:  # classify, segment, ocr: the module's package names the task
+        check_mode(args.tta, task_runner.__name__.split(".")[1])
         return task_runner.export(args)
     fmt = (args.format or "onnx").lower()
     problems = []
@@ -135,14 +138,17 @@ def export(args):
     if problems:
         raise EngineError("invalid_parameters", "; ".join(problems))
     model, ck = load_checkpoint(args.model, "cpu")
+    tta = check_mode(args.tta, ck["task"])
+    nms = args.nms is not False
+    if tta != "off" and not nms:
+        raise EngineError("invalid_parameters", f"tta={tta} needs NMS in the graph: --no-nms exports one view")
     emit("phase", phase="exporting")
     w, h = input_size(int(args.width), int(args.height), ck["imgsz"])
-    nms = args.nms is not False
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     dummy = torch.rand(1, 3, h, w)
     with torch.no_grad():
         if nms:
-            wrapper = Exported(model, conf, iou, int(args.max_det), bool(args.agnostic)).eval()
+            wrapper = Exported(model, conf, iou, int(args.max_det), bool(args.agnostic), tta).eval()
             torch.onnx.export(wrapper, dummy, args.out, opset_version=17, input_names=["images"],
                               output_names=["detections"], dynamic_axes={"detections": {0: "count"}},
                               do_constant_folding=True)
@@ -152,7 +158,7 @@ def export(args):
     box_cols = "x1,y1,x2,y2" if ck["task"] == "detect" else "cx,cy,w,h,theta"
     meta = {"labels": ck["names"], "task": ck["task"], "input_width": w, "input_height": h,
             "camera_width": int(args.width), "camera_height": int(args.height), "imgsz": ck["imgsz"],
-            "conf": conf, "iou": iou, "max_det": int(args.max_det), "agnostic": bool(args.agnostic),
+            "conf": conf, "iou": iou, "max_det": int(args.max_det), "agnostic": bool(args.agnostic), "tta": tta,
             "version": __version__, "model_size": ck["size"],
             "nms": nms, "output": f"{box_cols},score,class" if nms else f"{box_cols},scores[{len(ck['names'])}]",
             "letterbox": {"pad_value": 114, "interpolation": "bilinear"}}
@@ -162,5 +168,5 @@ def export(args):
         f"{'NMS in graph' if nms else 'no NMS (candidates per anchor)'}")
     emit("artifact", kind="onnx", path=args.out)
     emit("done", summary={"path": args.out, "input_width": w, "input_height": h, "task": ck["task"], "nms": nms,
-                          "labels": ck["names"], "conf": conf, "iou": iou, "max_det": int(args.max_det),
+                          "tta": tta, "labels": ck["names"], "conf": conf, "iou": iou, "max_det": int(args.max_det),
                           "size_mb": os.path.getsize(args.out) / 1e6})

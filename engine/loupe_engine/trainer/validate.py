@@ -9,12 +9,13 @@ from loupe_engine.events import check_cancel
 from loupe_engine.metrics import DetMetrics
 from loupe_engine.models.detector import decode
 from loupe_engine.nms import postprocess
+from loupe_engine.tta import predict
 
 
 def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=0.7, agnostic=False, max_det=300,
-                    criterion=None, metrics=None, half=False):
+                    criterion=None, metrics=None, half=False, tta="off"):
     """Yields (record index, predictions in original-image pixels) and fills `metrics` in letterbox space.
-    Returns the mean validation loss (or None) and inference ms per image via the generator's return value."""
+    Sets model.ms_per_image and model.val_loss (None without `criterion`) when exhausted. `tta`: tta.py's views."""
     ds = EvalSet(records, (imgsz, imgsz), rotated)
     dl = torch.utils.data.DataLoader(ds, batch_size=batch, shuffle=False, collate_fn=collate, num_workers=0)
     dev = next(model.parameters()).device
@@ -27,8 +28,8 @@ def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=0.7
             if half and dev.type == "cuda":
                 x = x.half()
             t0 = time.perf_counter()
-            out = model(x)
-            boxes, scores = decode(out, model.stride)
+            out = model(x) if criterion is not None else None
+            boxes, scores = decode(out, model.stride) if out is not None and tta == "off" else predict(model, x, tta)
             preds = [postprocess(b.float(), s.float(), conf=conf, iou=iou, agnostic=agnostic, max_det=max_det)
                      for b, s in zip(boxes, scores)]
             t_inf += time.perf_counter() - t0

@@ -1,0 +1,89 @@
+"""Test-time augmentation for the axis-aligned detector: the model sees the image in several views (flips, and
+90-degree turns by transposing), each view's per-anchor output is mapped back onto the original image's anchor
+grid, and boxes and class scores are averaged anchor by anchor before thresholds and NMS. Averaging aligned
+anchors (not pooling every view's boxes into one NMS) lets agreeing views reinforce a detection and lets a
+detection that only one view sees fade; on DeepPCB it also tightened boxes (engine/BENCHMARKS.md).
+
+The same code runs in evaluation and inside the exported ONNX graph, so the SDK returns the engine's boxes. Each
+view costs one forward pass. Views are (flip x, flip y, transpose) as applied to the input; the grid of every
+pyramid level maps exactly because input sides are multiples of the largest stride."""
+import torch
+
+from loupe_engine.events import EngineError
+from loupe_engine.models.detector import decode
+
+VIEWS = {
+    "off": ((0, 0, 0),),
+    "hflip": ((0, 0, 0), (1, 0, 0)),
+    "flips": ((0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)),
+    "dihedral": ((0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 0, 1), (1, 0, 1), (0, 1, 1), (1, 1, 1)),
+}
+MODES = tuple(VIEWS)
+
+
+def check_mode(mode, task):
+    """The mode to use ('off' when None); EngineError for an unknown mode or a task without it."""
+    mode = mode or "off"
+    if mode not in VIEWS:
+        raise EngineError("invalid_parameters", f"tta={mode!r}: must be one of {', '.join(MODES)}")
+    if mode != "off" and task != "detect":
+        raise EngineError("invalid_parameters", f"tta={mode}: test-time augmentation is available for "
+                                                f"axis-aligned boxes (detect), not for {task}")
+    return mode
+
+
+def _view(x, fx, fy, tr):
+    if tr:
+        x = x.transpose(-1, -2)
+    if fx:
+        x = x.flip(-1)
+    if fy:
+        x = x.flip(-2)
+    return x
+
+
+def _unview_boxes(b, w, h, fx, fy, tr):
+    """xyxy boxes in the view's pixels (view size w x h) -> the original image's pixels."""
+    x1, y1, x2, y2 = b.unbind(-1)
+    if fx:
+        x1, x2 = w - x2, w - x1
+    if fy:
+        y1, y2 = h - y2, h - y1
+    if tr:
+        x1, y1, x2, y2 = y1, x1, y2, x2
+    return torch.stack([x1, y1, x2, y2], -1)
+
+
+def _unview_grid(t, shapes, fx, fy, tr):
+    """(B, A, K) per-anchor values of a view -> the original image's anchor order, level by level."""
+    out, i = [], 0
+    for h, w in shapes:
+        h, w = int(h), int(w)
+        g = t[:, i:i + h * w].reshape(t.shape[0], h, w, t.shape[-1])
+        if fx:
+            g = g.flip(2)
+        if fy:
+            g = g.flip(1)
+        if tr:
+            g = g.transpose(1, 2)
+        out.append(g.reshape(t.shape[0], h * w, t.shape[-1]))
+        i += h * w
+    return torch.cat(out, 1)
+
+
+def predict(model, x, mode="off"):
+    """Decoded boxes (B, A, 4 xyxy px) and class scores (B, A, nc) of images x, averaged over the mode's views."""
+    views = VIEWS[mode]
+    if len(views) == 1:
+        return decode(model(x), model.stride)
+    box_sum = score_sum = None
+    for fx, fy, tr in views:
+        view = _view(x, fx, fy, tr)
+        out = model(view)
+        boxes, scores = decode(out, model.stride)
+        h, w = view.shape[-2:]
+        boxes = _unview_grid(_unview_boxes(boxes, w, h, fx, fy, tr), out["shapes"], fx, fy, tr)
+        scores = _unview_grid(scores, out["shapes"], fx, fy, tr)
+        box_sum = boxes if box_sum is None else box_sum + boxes
+        score_sum = scores if score_sum is None else score_sum + scores
+    return box_sum / len(views), score_sum / len(views)

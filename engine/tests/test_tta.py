@@ -1,0 +1,116 @@
+"""Test-time augmentation (tta.py): views mapped back onto the image's own anchors, through `test` and `export`."""
+import json
+
+import pytest
+import torch
+
+from conftest import run_engine
+from loupe_engine.events import EngineError
+from loupe_engine.models.detector import Detector, decode
+from loupe_engine.tta import check_mode, predict
+
+
+def _hflip(boxes, scores, shapes, width):
+    """Predictions of an image -> those of its mirror image: x mirrored, and each level's anchor columns reversed."""
+    b = torch.stack([width - boxes[..., 2], boxes[..., 1], width - boxes[..., 0], boxes[..., 3]], -1)
+    return _regrid(b, shapes, lambda g: g.flip(2)), _regrid(scores, shapes, lambda g: g.flip(2))
+
+
+def _transpose(boxes, scores, shapes):
+    b = boxes[..., [1, 0, 3, 2]]
+    return _regrid(b, shapes, lambda g: g.transpose(1, 2)), _regrid(scores, shapes, lambda g: g.transpose(1, 2))
+
+
+def _regrid(t, shapes, f):
+    out, i = [], 0
+    for h, w in shapes:
+        g = f(t[:, i:i + h * w].reshape(t.shape[0], h, w, -1))
+        out.append(g.reshape(t.shape[0], h * w, -1))
+        i += h * w
+    return torch.cat(out, 1)
+
+
+@pytest.fixture(scope="module")
+def model():
+    torch.manual_seed(0)
+    m = Detector(3, "p").eval()
+    # outputs that vary with the image: the detector's own initialisation starts every anchor near one prior
+    for p in m.parameters():
+        if p.dim() > 1:
+            torch.nn.init.kaiming_normal_(p)
+    for head in m.cls:
+        head[-1].bias.data.zero_()
+    return m
+
+
+def _shapes(model, x):
+    with torch.no_grad():
+        return [tuple(int(v) for v in s) for s in model(x)["shapes"]]
+
+
+def test_off_is_the_plain_prediction(model):
+    x = torch.rand(2, 3, 64, 96)
+    with torch.no_grad():
+        want = decode(model(x), model.stride)
+        got = predict(model, x, "off")
+    assert all(torch.equal(a, b) for a, b in zip(got, want))
+
+
+def test_averaged_views_are_equivariant_to_their_own_transforms(model):
+    """The prediction of a mirrored (or transposed) image is the mirrored prediction of the image. That holds for
+    the average over a group of views only if every view is mapped back onto the right anchors."""
+    torch.manual_seed(1)
+    wide = torch.rand(1, 3, 64, 96)
+    square = torch.rand(1, 3, 64, 64)
+    with torch.no_grad():
+        plain = predict(model, wide, "off")
+        mirrored = _hflip(*predict(model, wide.flip(-1), "off"), _shapes(model, wide), 96)
+        for a, b in zip(plain, mirrored):  # the untrained model alone is not symmetric
+            assert (a - b).abs().max() > 1e-3
+        for mode in ("hflip", "flips"):
+            want = predict(model, wide, mode)
+            got = _hflip(*predict(model, wide.flip(-1), mode), _shapes(model, wide), 96)
+            torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+        want = predict(model, square, "dihedral")
+        got = _transpose(*predict(model, square.transpose(-1, -2), "dihedral"), _shapes(model, square))
+        torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+        got = _hflip(*predict(model, square.flip(-1), "dihedral"), _shapes(model, square), 64)
+        torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_dihedral_runs_on_wide_inputs(model):
+    """Transposed views of a wide image run at the transposed size and come back to the image's anchors."""
+    x = torch.rand(1, 3, 64, 96)
+    with torch.no_grad():
+        boxes, scores = predict(model, x, "dihedral")
+        plain_boxes, _ = predict(model, x, "off")
+    assert boxes.shape == plain_boxes.shape and scores.shape == (1, plain_boxes.shape[1], 3)
+
+
+def test_modes_are_checked():
+    assert check_mode(None, "obb") == "off" and check_mode("flips", "detect") == "flips"
+    with pytest.raises(EngineError, match="must be one of off, hflip, flips, dihedral"):
+        check_mode("rotate", "detect")
+    with pytest.raises(EngineError, match="not for obb"):
+        check_mode("hflip", "obb")
+
+
+def test_test_and_export_take_tta(det_run, det_data, tmp_path):
+    best = f"{det_run[0]}/best.pt"
+    pred = tmp_path / "p.json"
+    _, events, _ = run_engine("test", "--model", best, "--data", f"{det_data}/val.json", "--images",
+                              f"{det_data}/images", "--out", pred, "--conf", "0.001", "--tta", "flips")
+    assert events[-1]["summary"]["tta"] == "flips" and isinstance(json.load(open(pred)), list)
+
+    code, events, _ = run_engine("test", "--model", best, "--data", f"{det_data}/val.json", "--images",
+                                 f"{det_data}/images", "--out", tmp_path / "x.json", "--tta", "rotate", check=False)
+    assert code == 2 and events[-1]["code"] == "invalid_parameters" and "tta='rotate'" in events[-1]["message"]
+
+    out = tmp_path / "m.onnx"
+    _, events, _ = run_engine("export", "--model", best, "--width", 64, "--height", 64, "--max-det", 10,
+                              "--tta", "hflip", "--out", out)
+    assert events[-1]["summary"]["tta"] == "hflip" and b'"tta": "hflip"' in out.read_bytes()
+    code, events, _ = run_engine("export", "--model", best, "--width", 64, "--height", 64, "--max-det", 10,
+                                 "--tta", "hflip", "--no-nms", "--out", tmp_path / "n.onnx", check=False)
+    assert code == 2 and "needs NMS in the graph" in events[-1]["message"]
+    assert not (tmp_path / "n.onnx").exists()
