@@ -25,6 +25,8 @@ export interface ModelMeta {
   conf: number;
   iou: number;
   maxDet: number;
+  /** Test-time augmentation inside the graph: off, hflip, flips or dihedral (1, 2, 4 or 8 views averaged). */
+  tta: string;
   version: string;
   /** classify: one sigmoid per class (several classes per image) instead of a softmax. */
   multiLabel: boolean;
@@ -92,6 +94,7 @@ export function parseMeta(props: Record<string, string>): ModelMeta {
     conf: m["conf"] as number,
     iou: m["iou"] as number,
     maxDet: m["max_det"] as number,
+    tta: typeof m["tta"] === "string" ? m["tta"] : "off",
     version: m["version"] as string,
     multiLabel: m["multi_label"] === true,
     overlapMask: m["overlap_mask"] !== false,

@@ -20,17 +20,30 @@ async function engine(...args: string[]): Promise<void> {
 
 interface CocoResult { image_id: number; category_id: number; bbox: number[]; score: number; rbox?: number[] }
 
-/** Train a tiny model, export it, and collect the engine's predictions plus raw RGB dumps of the images. */
-async function prepare(task: "detect" | "obb"): Promise<{ dir: string; images: { id: number; w: number; h: number; rgb: Uint8Array }[]; preds: CocoResult[] }> {
+const trained = new Map<string, Promise<void>>();
+
+/** A tiny model per task, trained once. */
+function train(task: "detect" | "obb"): Promise<void> {
   const dir = join(work, task);
-  await run(PY, [join(ROOT, "engine/tests/fixtures.py"), dir, "--n", "24", "--size", "64", ...(task === "obb" ? ["--obb"] : [])], { env });
-  await engine("train", "--task", task, "--data", join(dir, "train.json"), "--val", join(dir, "val.json"),
-    "--images", join(dir, "images"), "--out", join(dir, "run"), "--set", "imgsz=64", "--set", "epochs=30",
-    "--set", "mosaic=0", "--set", "seed=1", "--set", "val=false");
+  if (!trained.has(task)) {
+    trained.set(task, (async () => {
+      await run(PY, [join(ROOT, "engine/tests/fixtures.py"), dir, "--n", "24", "--size", "64", ...(task === "obb" ? ["--obb"] : [])], { env });
+      await engine("train", "--task", task, "--data", join(dir, "train.json"), "--val", join(dir, "val.json"),
+        "--images", join(dir, "images"), "--out", join(dir, "run"), "--set", "imgsz=64", "--set", "epochs=30",
+        "--set", "mosaic=0", "--set", "seed=1", "--set", "val=false");
+    })());
+  }
+  return trained.get(task)!;
+}
+
+/** Export the task's model, and collect the engine's predictions plus raw RGB dumps of the images. */
+async function prepare(task: "detect" | "obb", tta = "off"): Promise<{ dir: string; images: { id: number; w: number; h: number; rgb: Uint8Array }[]; preds: CocoResult[] }> {
+  const dir = join(work, task);
+  await train(task);
   await engine("export", "--model", join(dir, "run/best.pt"), "--format", "onnx", "--width", "64", "--height", "64",
-    "--max-det", "300", "--conf", "0.02", "--out", join(dir, "model.onnx"));
+    "--max-det", "300", "--conf", "0.02", "--tta", tta, "--out", join(dir, "model.onnx"));
   await engine("test", "--model", join(dir, "run/best.pt"), "--data", join(dir, "val.json"), "--images", join(dir, "images"),
-    "--out", join(dir, "pred.json"), "--conf", "0.02");
+    "--out", join(dir, "pred.json"), "--conf", "0.02", "--tta", tta);
   await run(PY, ["-c", `
 import cv2, json, sys
 d = json.load(open(sys.argv[1]))
@@ -44,10 +57,11 @@ for im in d["images"]:
   return { dir, images, preds };
 }
 
-async function compare(task: "detect" | "obb"): Promise<{ maxDiff: number; count: number }> {
-  const { dir, images, preds } = await prepare(task);
+async function compare(task: "detect" | "obb", tta = "off"): Promise<{ maxDiff: number; count: number }> {
+  const { dir, images, preds } = await prepare(task, tta);
   const model = await loadModel(join(dir, "model.onnx"));
   expect(model.meta.task).toBe(task);
+  expect(model.meta.tta).toBe(tta);
   expect(model.meta.labels).toEqual(["square", "disc"]);
   expect([model.meta.inputWidth, model.meta.inputHeight]).toEqual([64, 64]);
   let maxDiff = 0;
@@ -75,6 +89,13 @@ describe("runtime matches the engine", () => {
   it("returns the engine's boxes and classes for axis-aligned detection", async () => {
     const { maxDiff, count } = await compare("detect");
     console.log(`detect: ${count} boxes, max coordinate difference ${maxDiff.toFixed(4)} px`);
+    expect(count).toBeGreaterThan(0);
+    expect(maxDiff).toBeLessThan(1);
+  });
+
+  it("returns the engine's boxes with test-time augmentation in the graph (8 views: flips and transposes)", async () => {
+    const { maxDiff, count } = await compare("detect", "dihedral");
+    console.log(`detect, tta dihedral: ${count} boxes, max coordinate difference ${maxDiff.toFixed(4)} px`);
     expect(count).toBeGreaterThan(0);
     expect(maxDiff).toBeLessThan(1);
   });
