@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelData, PackStatusData, TrainingData } from '@loupe/contracts';
+import type { ModelData, PackStatusData, TestRunData, TrainingData } from '@loupe/contracts';
 import { call, startApp, type TestApp } from './helper.js';
 import { userToken } from './gallery-fixtures.js';
 import { save } from './labeling-fixtures.js';
@@ -180,6 +180,25 @@ describe('SDK pack: runnable Node and Python SDKs', () => {
       console.log(`${sdk} SDK: ${boxes.length} boxes, max coordinate difference to the engine ${diff.toFixed(4)} px`);
       expect(diff).toBeLessThan(1);
     }
+  }, 90_000);
+
+  it('ships the tested test-time augmentation: its views in model.onnx, one view in model-raw.onnx, and says so', async () => {
+    const started = await call<TestRunData>(t.app, 'POST', `/api/models/${m.model.id}/tests`, { source: 'images', imageIds: m.images.slice(0, 2), settings: { tta: 'hflip' } }, { token });
+    expect(started.code, started.message).toBe(0);
+    for (let tested = started.data; ['queued', 'preparing', 'testing'].includes(tested.status); ) {
+      await new Promise((res) => setTimeout(res, 100));
+      tested = (await call<TestRunData>(t.app, 'GET', `/api/models/${m.model.id}/tests/${started.data.id}`, undefined, { token })).data;
+      expect(tested.status, tested.error ?? '').not.toBe('failed');
+    }
+    expect((await pack(body({ kind: 'sdk', sdkType: 'gpu30', inputW: 96, inputH: 64 }))).code).toBe(0);
+    const done = await waitForPack(t.app, token, m.model.id, 'sdk');
+    expect(done.packStatus, done.error ?? '').toBe('success');
+    const out = fs.mkdtempSync(path.join(work, 'tta-'));
+    await unzip((await download(done)).rawPayload, out);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'sdk.json'), 'utf8'))).toMatchObject({ tta: 'hflip', inputW: 64, inputH: 64 });
+    expect(fs.readFileSync(path.join(out, 'README.md'), 'utf8')).toContain('Test-time augmentation: `model.onnx` averages 2 views');
+    expect(fs.readFileSync(path.join(out, 'model.onnx')).includes('"tta": "hflip"')).toBe(true);
+    expect(fs.readFileSync(path.join(out, 'model-raw.onnx')).includes('"tta": "off"')).toBe(true);
   }, 90_000);
 });
 

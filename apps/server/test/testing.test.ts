@@ -108,8 +108,10 @@ describe('test start rules (SPEC §8)', () => {
     expect((await call<TestRunListData>(t.app, 'GET', testsUrl(s.model.id), undefined, { token })).data).toEqual({ items: [], total: 0 });
   });
 
-  it('checks the settings (conf and iou within 0–1)', async () => {
+  it('checks the settings (conf and iou within 0–1, a known test-time augmentation)', async () => {
     const s = await labeledStudio(t.app, token, { count: 2, split: false });
+    const tta = await call(t.app, 'POST', testsUrl(s.model.id), { settings: { tta: 'rotate' } }, { token });
+    expect([tta.status, tta.code]).toEqual([400, 20001]);
     for (const [settings, name] of [[{ conf: 1.5 }, 'Konfidenzschwelle'], [{ iou: -0.1 }, 'IOU-Schwelle']] as const) {
       const r = await call(t.app, 'POST', testsUrl(s.model.id), { settings }, { token, lang: 'de' });
       expect([r.status, r.code]).toEqual([400, 20001]);
@@ -152,10 +154,11 @@ describe('a test on the real engine', () => {
     const testSplit = s.images.slice(8);
     await call(t.app, 'POST', `/api/models/${s.model.id}/images/split`, { ids: testSplit, split: 'test' }, { token });
     // An untrained-looking one-epoch model: a low threshold makes sure there are detections to match.
-    const r = await startTest(s.model.id, { settings: { conf: 0.001, half: true } });
+    // Test-time augmentation reaches the engine: its summary names the views it averaged.
+    const r = await startTest(s.model.id, { settings: { conf: 0.001, half: true, tta: 'hflip' } });
     expect(r.code, r.message).toBe(0);
     first = r.data;
-    expect(first).toMatchObject({ trainingId: s.trainingId, version: 'v1', source: 'testSplit', imageCount: 4, settings: { conf: 0.001, iou: 0.7, half: true, agnostic: false } });
+    expect(first).toMatchObject({ trainingId: s.trainingId, version: 'v1', source: 'testSplit', imageCount: 4, settings: { conf: 0.001, iou: 0.7, half: true, agnostic: false, tta: 'hflip' } });
     expect(ACTIVE).toContain(first.status);
     expect(await model(s.model.id)).toMatchObject({ projectStatus: 'testing' });
 
@@ -176,7 +179,7 @@ describe('a test on the real engine', () => {
     expect(done.endedAt).not.toBeNull();
     // Ground truth exists, so the engine's metrics come with the summary.
     expect(done.summary).toHaveProperty('mAP50');
-    expect(done.summary).toMatchObject({ images: 4, conf: 0.001 });
+    expect(done.summary).toMatchObject({ images: 4, conf: 0.001, tta: 'hflip' });
     expect(await model(s.model.id)).toMatchObject({ projectStatus: 'no', testStatus: 'succeeded' });
 
     const all = await images(s.model.id, first.id);
@@ -312,6 +315,11 @@ describe('a test of a rotated-box training', () => {
     const s = await trainedStudio(t.app, token, { rotated: true });
     const testSplit = s.images.slice(8);
     await call(t.app, 'POST', `/api/models/${s.model.id}/images/split`, { ids: testSplit, split: 'test' }, { token });
+    // Angles do not average: test-time augmentation is refused for rotated boxes, before anything is queued.
+    const refused = await call(t.app, 'POST', testsUrl(s.model.id), { settings: { tta: 'flips' } }, { token, lang: 'ru' });
+    expect([refused.status, refused.code]).toEqual([400, 40013]);
+    expect(refused.message).toContain('Аугментация при тестировании');
+    expect((await call<TestRunListData>(t.app, 'GET', testsUrl(s.model.id), undefined, { token })).data.total).toBe(0);
     const r = await startTest(s.model.id, { settings: { conf: 0.001 } });
     expect(r.code, r.message).toBe(0);
     expect(await finished(s.model.id, r.data.id)).toMatchObject({ status: 'succeeded', done: 4 });

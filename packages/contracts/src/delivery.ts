@@ -47,6 +47,9 @@ export const TestPaths = {
 export const TestParamsPath = Type.Object({ modelId: Type.Integer({ minimum: 1 }), testId: Type.Integer({ minimum: 1 }) });
 export type TestParamsPath = Static<typeof TestParamsPath>;
 
+export const TtaModes = ['off', 'hflip', 'flips', 'dihedral'] as const;
+export type TtaMode = (typeof TtaModes)[number];
+
 /** SPEC §3 test settings. */
 export const TestSettings = Type.Object({
   conf: Type.Number({ minimum: 0, maximum: 1, default: 0.25 }),
@@ -54,9 +57,20 @@ export const TestSettings = Type.Object({
   /** FP16: honoured on CUDA; on CPU the engine says so and tests in float32. */
   half: Type.Boolean({ default: false }),
   agnostic: Type.Boolean({ default: false }),
+  /**
+   * Test-time augmentation (axis-aligned detection only, a Loupe addition): the image in 1, 2, 4 or 8 views (flips,
+   * and 90° turns), their boxes and scores averaged per anchor. Each view costs one more inference; the exported
+   * model carries it too (engine/loupe_engine/tta.py).
+   */
+  tta: Type.Enum(TtaModes, { default: 'off' }),
 });
 export type TestSettings = Static<typeof TestSettings>;
-export const TestSettingsDefaults: TestSettings = { conf: 0.25, iou: 0.7, half: false, agnostic: false };
+export const TestSettingsDefaults: TestSettings = { conf: 0.25, iou: 0.7, half: false, agnostic: false, tta: 'off' };
+
+/** Stored test settings (a JSON text), with the defaults of settings added since they were stored. */
+export function parseTestSettings(json: string): TestSettings {
+  return { ...TestSettingsDefaults, ...(JSON.parse(json) as Partial<TestSettings>) };
+}
 
 /** Which images: the test split, or chosen images (e.g. ones uploaded for testing at /testImage). */
 export const TestSources = ['testSplit', 'images'] as const;

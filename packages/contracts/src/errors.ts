@@ -134,6 +134,7 @@ export const Errors = {
   packNotReady: def(40010, 409, 'packNotReady'),
   exportInProgress: def(40011, 409, 'exportInProgress'),
   classesTooFew: def(40012, 409, 'classesTooFew', 'toMark'),
+  ttaNotForTask: def(40013, 400, 'ttaNotForTask'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof Errors;

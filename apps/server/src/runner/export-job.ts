@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { failure, type SdkType, type TestSettings } from '@loupe/contracts';
+import { failure, parseTestSettings, type SdkType } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import { packsRepo, type Pack } from '../db/packs.js';
 import type { Deps } from '../services/deps.js';
@@ -37,10 +37,12 @@ export async function runExportJob(deps: Deps, job: Job, ctx: JobContext): Promi
 
 /**
  * What is tested is what ships: the thresholds of the training's latest succeeded test (confidence; a detector's
- * NMS IoU and class-agnostic NMS) go into the exported model, so the SDK keeps what the user saw on /test.
- * Without a test, the engine's defaults. sdk.json and the model's metadata say which.
+ * NMS IoU and class-agnostic NMS; test-time augmentation) go into the exported model, so the SDK keeps what the
+ * user saw on /test. Without a test, the engine's defaults. sdk.json and the model's metadata say which. The
+ * views of test-time augmentation go into the graph with NMS only (OpenCV cannot load the flips): `tta` is
+ * returned apart, for that export.
  */
-async function testedThresholds(deps: Deps, trainingId: number, detector: boolean): Promise<string[]> {
+async function testedSettings(deps: Deps, trainingId: number, detector: boolean): Promise<{ thresholds: string[]; tta: string[] }> {
   const run = await deps.db
     .selectFrom('test_runs')
     .select('settings')
@@ -48,9 +50,12 @@ async function testedThresholds(deps: Deps, trainingId: number, detector: boolea
     .where('status', '=', 'succeeded')
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  if (!run) return [];
-  const s = JSON.parse(run.settings) as TestSettings;
-  return ['--conf', String(s.conf), ...(detector ? ['--iou', String(s.iou), ...(s.agnostic ? ['--agnostic'] : [])] : [])];
+  if (!run) return { thresholds: [], tta: [] };
+  const s = parseTestSettings(run.settings);
+  return {
+    thresholds: ['--conf', String(s.conf), ...(detector ? ['--iou', String(s.iou), ...(s.agnostic ? ['--agnostic'] : [])] : [])],
+    tta: s.tta !== 'off' ? ['--tta', s.tta] : [],
+  };
 }
 
 async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string> {
@@ -59,7 +64,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
   if (!training || !best || !deps.blobs.has(best)) throw new Error(failure('weightsMissing'));
   // A link: blobs are immutable and the engine only reads the checkpoint.
   await fs.promises.symlink(deps.blobs.pathOf(best), path.join(ctx.workDir, 'best.pt'));
-  const thresholds = await testedThresholds(deps, training.id, training.task === 'detect' || training.task === 'obb' || training.task === 'ocr');
+  const { thresholds, tta } = await testedSettings(deps, training.id, training.task === 'detect' || training.task === 'obb' || training.task === 'ocr');
 
   const exportOnnx = async (out: string, extra: string[]) => {
     let summary: Record<string, unknown> = {};
@@ -78,7 +83,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
   };
 
   const model = path.join(ctx.workDir, 'model.onnx');
-  const summary = await exportOnnx(model, []);
+  const summary = await exportOnnx(model, tta);
   // OCR: the engine writes the recognizer next to the text detector (engine/README.md, OCR).
   const rec = training.task === 'ocr' ? path.join(ctx.workDir, 'model-rec.onnx') : null;
   if (pack.kind === 'model') {
@@ -108,6 +113,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
     maxDet: detector ? pack.max_det : null,
     conf: Number(summary.conf),
     iou: detector ? Number(summary.iou) : null,
+    tta: typeof summary.tta === 'string' ? summary.tta : 'off',
     ...(owner.type === 'MEASURE' ? { measure: await sdkMeasure(deps, pack.model_id) } : {}),
   });
   return zip;

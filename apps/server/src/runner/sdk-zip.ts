@@ -29,6 +29,8 @@ export interface SdkInfo {
   maxDet: number | null;
   conf: number;
   iou: number | null;
+  /** Test-time augmentation inside model.onnx (off, hflip, flips, dihedral); model-raw.onnx always runs one view. */
+  tta: string;
   /**
    * MEASURE models only (else absent): the model's calibration (mm per pixel, null when not calibrated) and its
    * tolerances with labels by name (null when none, or in mm without a calibration: nothing is judged, as on
@@ -64,6 +66,14 @@ function measureText(info: SdkInfo): Record<string, string> | null {
   };
 }
 
+const TTA_VIEWS: Record<string, string> = { hflip: '2 views: the image and its mirror', flips: '4 views: the image flipped left-right, upside down and both', dihedral: '8 views: the image flipped and turned by 90°' };
+
+/** The README's sentence on test-time augmentation, when the tested settings had it. */
+function ttaText(tta: string): string {
+  const views = TTA_VIEWS[tta];
+  return views ? ` Test-time augmentation: \`model.onnx\` averages ${views} (one inference each); \`model-raw.onnx\` runs the image alone.` : '';
+}
+
 /** What the README says the files and outputs are, per task. */
 function taskText(info: SdkInfo): Record<string, string> {
   const measured = measureText(info);
@@ -75,7 +85,7 @@ function taskText(info: SdkInfo): Record<string, string> {
       modelFile: 'the detector with decoding and NMS inside the graph (onnxruntime, the Node SDK)',
       rawRow: raw,
       what: 'a detection\'s `classId`',
-      output: `At most ${info.maxDet} detections per image, confidence threshold ${info.conf}, NMS IoU ${info.iou}.`,
+      output: `At most ${info.maxDet} detections per image, confidence threshold ${info.conf}, NMS IoU ${info.iou}.${ttaText(info.tta)}`,
     };
   }
   if (info.task === 'ocr') {

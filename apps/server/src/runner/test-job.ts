@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { failure, type TestSettings } from '@loupe/contracts';
+import { failure, parseTestSettings } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import type { Image } from '../db/images.js';
 import type { TestRunRow } from '../db/test-runs.js';
@@ -55,7 +55,7 @@ async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<Pr
   }
   await fs.promises.symlink(deps.blobs.pathOf(best), path.join(workDir, 'best.pt'));
   await fs.promises.writeFile(path.join(workDir, 'test.json'), JSON.stringify(manifest));
-  const settings = JSON.parse(run.settings) as TestSettings;
+  const settings = parseTestSettings(run.settings);
   const spec = { model: 'best.pt', data: 'test.json', images: 'images', out: 'predictions.json', test: settings };
   await fs.promises.writeFile(path.join(workDir, 'job.json'), JSON.stringify(spec, null, 1));
   return { images, annotations, categories, task: training.task, ...(classSets ? { classSets } : {}) };

@@ -1,4 +1,4 @@
-import { TestSettingsDefaults, type TestRunData, type TestRunListData, type TestSettings, type TestStartBody } from '@loupe/contracts';
+import { parseTestSettings, TestSettingsDefaults, type TestRunData, type TestRunListData, type TestSettings, type TestStartBody } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import type { Image } from '../../db/images.js';
 import type { Model } from '../../db/models.js';
@@ -18,7 +18,7 @@ export function testView(r: TestRunRow): TestRunData {
     version: `v${r.version}`,
     status: r.status,
     source: r.source,
-    settings: JSON.parse(r.settings) as TestSettings,
+    settings: parseTestSettings(r.settings),
     imageCount: r.image_count,
     done: r.done,
     summary: r.summary ? (JSON.parse(r.summary) as Record<string, unknown>) : null,
@@ -67,7 +67,8 @@ function isUniqueViolation(e: unknown): boolean {
 
 /**
  * Starts a test (SPEC §8): 80066 without a succeeded training with weights, 9002 when the data changed
- * since that training, one training or test at a time per model (40001, 40004), 8005 without images. Queues
+ * since that training, one training or test at a time per model (40001, 40004), 8005 without images, 40013
+ * for test-time augmentation on a version that did not train axis-aligned boxes. Queues
  * a job at the account's priority; the model shows 'testing' and the images 'unprocessed' until it ends.
  */
 export async function startTest(deps: Deps, user: User, model: Model, body: TestStartBody): Promise<TestRunData> {
@@ -78,6 +79,7 @@ export async function startTest(deps: Deps, user: User, model: Model, body: Test
   const { source, images } = await testImages(deps, model, body);
   if (images.length === 0) fail('noImagesToTest');
   const settings: TestSettings = { ...TestSettingsDefaults, ...body.settings };
+  if (settings.tta !== 'off' && training.task !== 'detect') fail('ttaNotForTask');
   const now = deps.now();
   let runId: number;
   try {
