@@ -68,7 +68,7 @@ function TestWorkbench({ modelId, type }: { modelId: string; type: ModelType }) 
 
   const run = async (values: TestFormValues) => {
     try {
-      await start.mutateAsync(startBody(values, chosen));
+      await start.mutateAsync(startBody(values, chosen, trainings.versions));
       // Lock the menus at once; the runs list confirms it when it comes back.
       updateProject({ projectStatus: 'testing' });
       setSelectedId(undefined);

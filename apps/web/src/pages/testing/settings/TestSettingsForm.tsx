@@ -1,13 +1,13 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Button, Card, Col, Form, InputNumber, Radio, Row, Slider, Space, Switch, Typography, type FormInstance } from 'antd';
+import { Alert, Button, Card, Col, Form, InputNumber, Radio, Row, Select, Slider, Space, Switch, Typography, type FormInstance } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
-import type { TrainingData } from '@loupe/contracts';
+import { TtaModes, type TrainingData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { stepPath } from '@/routes/steps';
 import { choosesRotation, isDetection, taskOf } from '@/pages/training/shared/tasks';
 import { VersionSelect } from '../shared/VersionSelect';
-import { rangeOf, type TestFormValues } from './settingsRules';
+import { rangeOf, ttaApplies, type TestFormValues } from './settingsRules';
 
 interface Props {
   form: FormInstance<TestFormValues>;
@@ -51,6 +51,8 @@ export function TestSettingsForm({ form, initial, versions, versionsLoading, typ
   const { t } = useTranslation('testing');
   // A type that can train boxes (detection, OCR, measurement on rotated boxes) has boxes to merge.
   const nms = isDetection(taskOf(undefined, type)) || choosesRotation(type);
+  const trainingId = Form.useWatch('trainingId', form) ?? initial.trainingId;
+  const tta = ttaApplies({ trainingId }, versions);
   useEffect(() => form.setFieldsValue(initial), [form, initial]);
   return (
     <Card size="small" title={t('settings.title')} data-testid="test-settings">
@@ -103,6 +105,9 @@ export function TestSettingsForm({ form, initial, versions, versionsLoading, typ
           <Form.Item name="agnostic" valuePropName="checked" noStyle>
             <Switch data-testid="test-agnostic" />
           </Form.Item>
+        </Form.Item>
+        <Form.Item name="tta" label={t('settings.tta')} extra={t('settings.ttaHelp')} hidden={!tta}>
+          <Select options={TtaModes.map((m) => ({ value: m, label: t(`settings.ttaModes.${m}`) }))} data-testid="test-tta" />
         </Form.Item>
         {busy && (
           <Typography.Paragraph type="secondary" data-testid="test-run-busy">

@@ -19,13 +19,18 @@ export function initialValues(latest: TestRunData | undefined, versions: readonl
   return { ...TestSettingsDefaults, ...settings, trainingId, source: chosen > 0 ? 'images' : 'testSplit' };
 }
 
-/** The start body; chosen images go only with source 'images'. */
-export function startBody(values: TestFormValues, chosen: readonly number[]): TestStartBody {
-  const { trainingId, source, conf, iou, half, agnostic } = values;
+/** Test-time augmentation averages views of axis-aligned boxes: versions that trained rotated boxes, classes or masks have none. */
+export function ttaApplies(values: Pick<TestFormValues, 'trainingId'>, versions: readonly TrainingData[]): boolean {
+  return versions.find((v) => v.id === values.trainingId)?.task === 'detect';
+}
+
+/** The start body; chosen images go only with source 'images', test-time augmentation only to a version that has it. */
+export function startBody(values: TestFormValues, chosen: readonly number[], versions: readonly TrainingData[]): TestStartBody {
+  const { trainingId, source, conf, iou, half, agnostic, tta } = values;
   return {
     ...(trainingId ? { trainingId } : {}),
     source,
     ...(source === 'images' ? { imageIds: [...chosen] } : {}),
-    settings: { conf, iou, half, agnostic },
+    settings: { conf, iou, half, agnostic, tta: ttaApplies(values, versions) ? tta : 'off' },
   };
 }

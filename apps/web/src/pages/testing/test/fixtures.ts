@@ -10,7 +10,7 @@ export function testRun(patch: Partial<TestRunData> = {}): TestRunData {
     version: 'v1',
     status: 'succeeded',
     source: 'testSplit',
-    settings: { conf: 0.25, iou: 0.7, half: false, agnostic: false },
+    settings: { conf: 0.25, iou: 0.7, half: false, agnostic: false, tta: 'off' },
     imageCount: 2,
     done: 2,
     summary: null,

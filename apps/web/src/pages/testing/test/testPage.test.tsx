@@ -219,7 +219,7 @@ describe('/test run', () => {
     await screen.findByTestId('test-no-runs');
     await waitFor(() => expect(screen.getByTestId('version-option-11')).toBeTruthy());
     await click('test-run');
-    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ trainingId: 11, source: 'testSplit', settings: { conf: 0.25, iou: 0.7, half: false, agnostic: false } }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ trainingId: 11, source: 'testSplit', settings: { conf: 0.25, iou: 0.7, half: false, agnostic: false, tta: 'off' } }));
     expect(useProject.getState().project?.projectStatus).toBe('testing');
 
     await screen.findByTestId('test-active');
@@ -272,6 +272,38 @@ describe('/test run', () => {
     await waitFor(() => expect(screen.getByTestId('version-option-11')).toBeTruthy());
     await click('test-run');
     await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ source: 'images', imageIds: [7, 8] }));
+  });
+
+  it('offers test-time augmentation for a version that trained axis-aligned boxes, and never sends it for another', async () => {
+    const versions = [training({ id: 12, serialNo: 2, version: 'v2' }), training({ rotated: true, task: 'obb' })]; // newest first
+    const served = (runs: TestRunData[]) =>
+      serve(
+        () => runs,
+        (key) => {
+          if (key === 'GET /api/models/5/trainings') return envelope({ items: versions, total: versions.length });
+          return key === 'POST /api/models/5/tests' ? envelope(testRun({ id: 10, status: 'queued' })) : undefined;
+        },
+      );
+    const ttaItem = () => screen.getByTestId('test-tta').closest('.ant-form-item')!;
+    let calls = served([]);
+    renderPage(<TestPage />, '/test/detection');
+    await screen.findByTestId('test-no-runs');
+    await waitFor(() => expect(screen.getByTestId('version-option-12')).toBeTruthy());
+    expect(ttaItem().classList.contains('ant-form-item-hidden')).toBe(false);
+    await act(async () => fireEvent.mouseDown(document.getElementById('tta')!)); // Ant Design's Select opens on its input
+    const option = await waitFor(() => document.querySelector('.ant-select-item-option[title="Flips (4 views)"]')!);
+    await act(async () => fireEvent.click(option));
+    await click('test-run');
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ trainingId: 12, settings: { tta: 'flips' } }));
+    cleanup();
+
+    // The latest run tested the rotated-box version: its settings come back, without augmentation to offer or send.
+    calls = served([testRun({ settings: { conf: 0.25, iou: 0.7, half: false, agnostic: false, tta: 'flips' } })]);
+    renderPage(<TestPage />, '/test/detection');
+    await waitFor(() => expect(screen.getByTestId('version-option-11')).toBeTruthy());
+    expect(ttaItem().classList.contains('ant-form-item-hidden')).toBe(true);
+    await click('test-run');
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ trainingId: 11, settings: { tta: 'off' } }));
   });
 
   it('sends the user to training on 80066 and shows an ongoing test on 40004', async () => {
