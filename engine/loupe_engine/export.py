@@ -7,7 +7,8 @@ output `detections` float32 [K,6] = x1,y1,x2,y2,score,class (detect) or [K,7] = 
 With `--no-nms` the graph stops before thresholds and NMS, for runtimes without NonMaxSuppression (OpenCV DNN,
 which Debian ships; the Python SDK does NMS with cv2.dnn.NMSBoxes): output `candidates` float32 [1,A,4+nc]
 = x1,y1,x2,y2 then one score per class (detect) or [1,A,5+nc] = cx,cy,w,h,theta then the scores (obb), one row
-per anchor. That graph uses only operators OpenCV 4.6 imports: static channel slices instead of chunk's
+per anchor. Test-time augmentation is then the caller's: the graph runs the one view it is given, and the metadata
+names the views (`tta`) and the pyramid's `strides` to map them back (OpenCV cannot load flips). That graph uses only operators OpenCV 4.6 imports: static channel slices instead of chunk's
 shape arithmetic, the distribution expectation as a 1x1 convolution instead of ReduceSum, and anchors as
 constants of the fixed input size."""
 import json
@@ -140,10 +141,13 @@ def export(args):
     model, ck = load_checkpoint(args.model, "cpu")
     tta = check_mode(args.tta, ck["task"])
     nms = args.nms is not False
-    if tta != "off" and not nms:
-        raise EngineError("invalid_parameters", f"tta={tta} needs NMS in the graph: --no-nms exports one view")
     emit("phase", phase="exporting")
     w, h = input_size(int(args.width), int(args.height), ck["imgsz"])
+    if not nms and tta == "dihedral" and w != h:
+        # The graph's anchors are constants of its one input size; a transposed view of a wide input needs another.
+        log(f"note: tta=dihedral needs a square input to run transposed views in this graph ({w}x{h}); "
+            "its metadata asks the caller for the 4 flips")
+        tta = "flips"
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     dummy = torch.rand(1, 3, h, w)
     with torch.no_grad():
@@ -159,6 +163,7 @@ def export(args):
     meta = {"labels": ck["names"], "task": ck["task"], "input_width": w, "input_height": h,
             "camera_width": int(args.width), "camera_height": int(args.height), "imgsz": ck["imgsz"],
             "conf": conf, "iou": iou, "max_det": int(args.max_det), "agnostic": bool(args.agnostic), "tta": tta,
+            "strides": [int(v) for v in model.stride.tolist()],
             "version": __version__, "model_size": ck["size"],
             "nms": nms, "output": f"{box_cols},score,class" if nms else f"{box_cols},scores[{len(ck['names'])}]",
             "letterbox": {"pad_value": 114, "interpolation": "bilinear"}}

@@ -4,7 +4,8 @@ grid, and boxes and class scores are averaged anchor by anchor before thresholds
 anchors (not pooling every view's boxes into one NMS) lets agreeing views reinforce a detection and lets a
 detection that only one view sees fade; on DeepPCB it also tightened boxes (engine/BENCHMARKS.md).
 
-The same code runs in evaluation and inside the exported ONNX graph, so the SDK returns the engine's boxes. Each
+The same code runs in evaluation and inside the exported ONNX graph, so the SDK returns the engine's boxes (the
+graph without NMS, for OpenCV, leaves the views to the Python SDK, which repeats this in numpy). Each
 view costs one forward pass. Views are (flip x, flip y, transpose) as applied to the input; the grid of every
 pyramid level maps exactly because input sides are multiples of the largest stride."""
 import torch

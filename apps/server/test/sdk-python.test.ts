@@ -53,3 +53,53 @@ print(json.dumps({im["id"]: m.detect(cv2.imread("images/" + im["file_name"])) fo
     expect(diff).toBeLessThan(0.05);
   }, 120_000);
 });
+
+describe('Python SDK with test-time augmentation', () => {
+  it('runs the metadata’s 8 views through the OpenCV graph and keeps the engine’s boxes', async () => {
+    const dir = path.join(work, 'tta');
+    // Trained enough to score boxes apart (packages/runtime's parity test does the same): on a barely trained model
+    // the 8 averaged views give the image-sized background boxes of symmetric anchors equal scores, and OpenCV's
+    // and torch's float noise then decides which of two equals NMS keeps.
+    await run(PY, [path.join(ROOT, 'engine/tests/fixtures.py'), dir, '--n', '24', '--size', '64'], { env });
+    const inDir = (...args: string[]) => run(PY, ['-m', 'loupe_engine', ...args], { env, cwd: dir, maxBuffer: 64 << 20 });
+    await inDir('train', '--task', 'detect', '--data', 'train.json', '--val', 'val.json', '--images', 'images', '--out', 'run', '--set', 'imgsz=64', '--set', 'epochs=30', '--set', 'mosaic=0', '--set', 'seed=1', '--set', 'val=false');
+    await inDir('export', '--model', 'run/best.pt', '--format', 'onnx', '--width', '64', '--height', '64', '--max-det', '300', '--conf', '0.02', '--no-nms', '--tta', 'dihedral', '--out', 'model-raw.onnx');
+    const detections = async (tta: string) => {
+      await inDir('test', '--model', 'run/best.pt', '--data', 'val.json', '--images', 'images', '--out', `pred-${tta}.json`, '--conf', '0.02', '--tta', tta);
+      return JSON.parse(fs.readFileSync(path.join(dir, `pred-${tta}.json`), 'utf8')) as { image_id: number; category_id: number; score: number; bbox: number[] }[];
+    };
+    const [theirs, plain] = [await detections('dihedral'), await detections('off')];
+    const script = `
+import json, sys, cv2
+sys.path.insert(0, sys.argv[1])
+from loupe_sdk import Model
+m = Model("model-raw.onnx")
+val = json.load(open("val.json"))
+print(json.dumps({im["id"]: m.detect(cv2.imread("images/" + im["file_name"])) for im in val["images"]}))
+`;
+    const sdk = await run(PY, ['-c', script, path.join(ROOT, 'apps/server/sdk/python')], { cwd: dir, env: { PATH: process.env.PATH }, maxBuffer: 64 << 20 });
+    const mine = JSON.parse(sdk.stdout) as Record<string, { classId: number; score: number; box: number[] }[]>;
+    // One to one, each engine box with the closest SDK box of its class (equal scores may come in either order).
+    let count = 0;
+    let diff = 0;
+    for (const [id, dets] of Object.entries(mine)) {
+      const want = theirs.filter((p) => p.image_id === Number(id));
+      expect(dets.length).toBe(want.length);
+      const left = [...dets];
+      for (const p of want) {
+        const [x, y, w, h] = p.bbox as [number, number, number, number];
+        const gap = (d: (typeof dets)[number]) => Math.max(Math.abs(d.score - p.score), ...[x, y, x + w, y + h].map((v, i) => Math.abs(v - d.box[i]!)));
+        const same = left.filter((d) => d.classId + 1 === p.category_id).sort((a, b) => gap(a) - gap(b))[0];
+        expect(same, `image ${id}: no SDK box of class ${p.category_id}`).toBeDefined();
+        diff = Math.max(diff, gap(same!));
+        left.splice(left.indexOf(same!), 1);
+        count++;
+      }
+    }
+    console.log(`python SDK, 8 views: ${count} boxes (${plain.length} with one view), max difference to the engine ${diff.toFixed(4)} (px and score)`);
+    expect(count).toBeGreaterThan(5);
+    expect(diff).toBeLessThan(0.05);
+    // The views changed what was found, so the agreement above is the views', not one view's.
+    expect(JSON.stringify(plain.map((p) => p.score))).not.toBe(JSON.stringify(theirs.map((p) => p.score)));
+  }, 120_000);
+});

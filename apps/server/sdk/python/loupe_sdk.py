@@ -6,7 +6,8 @@ python3-opencv has no onnxruntime beside it). NMS as the platform does it, class
 exported class-agnostic: greedy IoU NMS with cv2.dnn.NMSBoxes for boxes; for rotated boxes the engine's ProbIoU
 suppression (cv2.dnn.NMSBoxesRotated measures polygon IoU and keeps near-square duplicates the platform drops).
 Pre-processing repeats the training engine's letterbox exactly, so boxes match the platform's to well under a
-pixel."""
+pixel. A model tested with test-time augmentation names its views in the metadata (`tta`); the SDK runs each view
+through the graph and averages the candidates anchor by anchor, as the engine does."""
 import json
 import math
 
@@ -15,6 +16,13 @@ import numpy as np
 
 PRE_NMS = 3000  # candidates kept before NMS, as in the engine
 CLASS_OFFSET = 8192.0  # shifts each class's boxes apart so one NMS call never merges two classes
+# Test-time augmentation views as (flip x, flip y, transpose), the engine's tta.py
+VIEWS = {
+    "off": ((0, 0, 0),),
+    "hflip": ((0, 0, 0), (1, 0, 0)),
+    "flips": ((0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)),
+    "dihedral": ((0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 0, 1), (1, 0, 1), (0, 1, 1), (1, 1, 1)),
+}
 
 
 def read_metadata(path):
@@ -136,6 +144,35 @@ class Model:
         self.net.setInput(x)
         return self.net.forward(name)
 
+    def _candidates(self, x):
+        """(A, 4+nc) boxes and scores per anchor of input x, averaged over the model's test-time views: each view's
+        boxes mapped back to the input and its rows put back in the input's anchor order, level by level."""
+        views = VIEWS[self.meta.get("tta", "off")]
+        total = None
+        for fx, fy, tr in views:
+            v = x.transpose(0, 1, 3, 2) if tr else x
+            v = v[..., ::-1] if fx else v
+            v = v[..., ::-1, :] if fy else v
+            c = self._forward(np.ascontiguousarray(v))[0].astype(np.float64)
+            h, w = v.shape[2:]
+            if fx:
+                c[:, [0, 2]] = w - c[:, [2, 0]]
+            if fy:
+                c[:, [1, 3]] = h - c[:, [3, 1]]
+            if tr:
+                c[:, :4] = c[:, [1, 0, 3, 2]]
+            parts, i = [], 0
+            for s in self.meta["strides"] if len(views) > 1 else ():
+                gh, gw = h // s, w // s
+                g = c[i:i + gh * gw].reshape(gh, gw, -1)
+                g = g[:, ::-1] if fx else g
+                g = g[::-1] if fy else g
+                parts.append((g.transpose(1, 0, 2) if tr else g).reshape(gh * gw, -1))
+                i += gh * gw
+            c = np.concatenate(parts) if parts else c
+            total = c if total is None else total + c
+        return (total / len(views)).astype(np.float32)
+
     def _input(self, bgr):
         img, r, left, top = letterbox(bgr, self.width, self.height)
         return np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255, r, left, top
@@ -195,7 +232,7 @@ class Model:
         max_det = self.meta["max_det"] if max_det is None else max_det
         img, r, left, top = letterbox(bgr, self.width, self.height)
         x = np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255
-        cand = self._forward(x)[0]
+        cand = self._candidates(x)
         nb = 5 if self.rotated else 4
         scores = cand[:, nb:]
         cls = scores.argmax(1)

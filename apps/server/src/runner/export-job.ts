@@ -39,10 +39,10 @@ export async function runExportJob(deps: Deps, job: Job, ctx: JobContext): Promi
  * What is tested is what ships: the thresholds of the training's latest succeeded test (confidence; a detector's
  * NMS IoU and class-agnostic NMS; test-time augmentation) go into the exported model, so the SDK keeps what the
  * user saw on /test. Without a test, the engine's defaults. sdk.json and the model's metadata say which. The
- * views of test-time augmentation go into the graph with NMS only (OpenCV cannot load the flips): `tta` is
- * returned apart, for that export.
+ * views of test-time augmentation go into the graph with NMS; the graph without NMS (OpenCV cannot load flips)
+ * names them for the Python SDK, which runs them itself.
  */
-async function testedSettings(deps: Deps, trainingId: number, detector: boolean): Promise<{ thresholds: string[]; tta: string[] }> {
+async function testedSettings(deps: Deps, trainingId: number, detector: boolean): Promise<string[]> {
   const run = await deps.db
     .selectFrom('test_runs')
     .select('settings')
@@ -50,12 +50,9 @@ async function testedSettings(deps: Deps, trainingId: number, detector: boolean)
     .where('status', '=', 'succeeded')
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  if (!run) return { thresholds: [], tta: [] };
+  if (!run) return [];
   const s = parseTestSettings(run.settings);
-  return {
-    thresholds: ['--conf', String(s.conf), ...(detector ? ['--iou', String(s.iou), ...(s.agnostic ? ['--agnostic'] : [])] : [])],
-    tta: s.tta !== 'off' ? ['--tta', s.tta] : [],
-  };
+  return ['--conf', String(s.conf), ...(detector ? ['--iou', String(s.iou), ...(s.agnostic ? ['--agnostic'] : []), ...(s.tta !== 'off' ? ['--tta', s.tta] : [])] : [])];
 }
 
 async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string> {
@@ -64,7 +61,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
   if (!training || !best || !deps.blobs.has(best)) throw new Error(failure('weightsMissing'));
   // A link: blobs are immutable and the engine only reads the checkpoint.
   await fs.promises.symlink(deps.blobs.pathOf(best), path.join(ctx.workDir, 'best.pt'));
-  const { thresholds, tta } = await testedSettings(deps, training.id, training.task === 'detect' || training.task === 'obb' || training.task === 'ocr');
+  const tested = await testedSettings(deps, training.id, training.task === 'detect' || training.task === 'obb' || training.task === 'ocr');
 
   const exportOnnx = async (out: string, extra: string[]) => {
     let summary: Record<string, unknown> = {};
@@ -73,7 +70,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
       if (e.event === 'done') summary = e.summary;
       else if (e.event === 'error') error = failure(e.code, e.message);
     };
-    const args = ['export', '--model', 'best.pt', '--format', 'onnx', '--width', String(pack.input_w), '--height', String(pack.input_h), '--max-det', String(pack.max_det), ...thresholds, '--out', out, ...extra];
+    const args = ['export', '--model', 'best.pt', '--format', 'onnx', '--width', String(pack.input_w), '--height', String(pack.input_h), '--max-det', String(pack.max_det), ...tested, '--out', out, ...extra];
     const run = runEngine(deps.config.engine.command, args, { cwd: ctx.workDir, env: engineEnv(deps.config.engine.pythonPath), onEvent });
     ctx.onStart(run);
     const code = await run.exited;
@@ -83,7 +80,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
   };
 
   const model = path.join(ctx.workDir, 'model.onnx');
-  const summary = await exportOnnx(model, tta);
+  const summary = await exportOnnx(model, []);
   // OCR: the engine writes the recognizer next to the text detector (engine/README.md, OCR).
   const rec = training.task === 'ocr' ? path.join(ctx.workDir, 'model-rec.onnx') : null;
   if (pack.kind === 'model') {
@@ -97,7 +94,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
   const detector = training.task === 'detect' || training.task === 'obb' || training.task === 'ocr';
   const raw = detector ? path.join(ctx.workDir, 'model-raw.onnx') : null;
   // (The OCR engine writes model-raw-rec.onnx too, the recognizer again: unused.)
-  if (raw) await exportOnnx(raw, ['--no-nms']);
+  const rawSummary = raw ? await exportOnnx(raw, ['--no-nms']) : {};
   const owner = await deps.db.selectFrom('models').select(['name', 'type']).where('id', '=', pack.model_id).executeTakeFirstOrThrow();
   const zip = path.join(ctx.workDir, 'sdk.zip');
   await buildSdkZip(zip, { model, raw, rec }, {
@@ -114,6 +111,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
     conf: Number(summary.conf),
     iou: detector ? Number(summary.iou) : null,
     tta: typeof summary.tta === 'string' ? summary.tta : 'off',
+    rawTta: typeof rawSummary.tta === 'string' ? rawSummary.tta : 'off',
     ...(owner.type === 'MEASURE' ? { measure: await sdkMeasure(deps, pack.model_id) } : {}),
   });
   return zip;

@@ -29,8 +29,13 @@ export interface SdkInfo {
   maxDet: number | null;
   conf: number;
   iou: number | null;
-  /** Test-time augmentation inside model.onnx (off, hflip, flips, dihedral); model-raw.onnx always runs one view. */
+  /** Test-time augmentation inside model.onnx (off, hflip, flips, dihedral). */
   tta: string;
+  /**
+   * The views model-raw.onnx's metadata asks its caller (the Python SDK) to run: tta, or flips where a wide input
+   * cannot run the transposed views of dihedral in a graph of fixed size.
+   */
+  rawTta: string;
   /**
    * MEASURE models only (else absent): the model's calibration (mm per pixel, null when not calibrated) and its
    * tolerances with labels by name (null when none, or in mm without a calibration: nothing is judged, as on
@@ -68,10 +73,12 @@ function measureText(info: SdkInfo): Record<string, string> | null {
 
 const TTA_VIEWS: Record<string, string> = { hflip: '2 views: the image and its mirror', flips: '4 views: the image flipped left-right, upside down and both', dihedral: '8 views: the image flipped and turned by 90°' };
 
-/** The README's sentence on test-time augmentation, when the tested settings had it. */
-function ttaText(tta: string): string {
+/** The README's sentences on test-time augmentation, when the tested settings had it. */
+function ttaText(tta: string, rawTta: string): string {
   const views = TTA_VIEWS[tta];
-  return views ? ` Test-time augmentation: \`model.onnx\` averages ${views} (one inference each); \`model-raw.onnx\` runs the image alone.` : '';
+  if (!views) return '';
+  const raw = rawTta === tta ? 'the same views' : `${TTA_VIEWS[rawTta]} (a graph of fixed size cannot run a wide image transposed)`;
+  return ` Test-time augmentation: \`model.onnx\` averages ${views} (one inference each); the Python SDK runs ${raw} through \`model-raw.onnx\` and averages them as the engine does.`;
 }
 
 /** What the README says the files and outputs are, per task. */
@@ -85,7 +92,7 @@ function taskText(info: SdkInfo): Record<string, string> {
       modelFile: 'the detector with decoding and NMS inside the graph (onnxruntime, the Node SDK)',
       rawRow: raw,
       what: 'a detection\'s `classId`',
-      output: `At most ${info.maxDet} detections per image, confidence threshold ${info.conf}, NMS IoU ${info.iou}.${ttaText(info.tta)}`,
+      output: `At most ${info.maxDet} detections per image, confidence threshold ${info.conf}, NMS IoU ${info.iou}.${ttaText(info.tta, info.rawTta)}`,
     };
   }
   if (info.task === 'ocr') {
