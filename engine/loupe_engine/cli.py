@@ -70,7 +70,8 @@ def build_parser():
             s.add_argument("--agnostic", action="store_true", default=None)
             s.add_argument("--nms", action=argparse.BooleanOptionalAction, default=None,
                            help="NMS inside the graph (default); --no-nms leaves it to the caller (OpenCV DNN)")
-            s.add_argument("--tta", help="test-time augmentation inside the graph (detect, with NMS): as for test")
+            s.add_argument("--tta", help="test-time augmentation (detect), as for test: inside the graph; with "
+                                         "--no-nms named in the metadata for the caller to run")
             s.add_argument("--out")
     return p
 

@@ -7,10 +7,11 @@ output `detections` float32 [K,6] = x1,y1,x2,y2,score,class (detect) or [K,7] = 
 With `--no-nms` the graph stops before thresholds and NMS, for runtimes without NonMaxSuppression (OpenCV DNN,
 which Debian ships; the Python SDK does NMS with cv2.dnn.NMSBoxes): output `candidates` float32 [1,A,4+nc]
 = x1,y1,x2,y2 then one score per class (detect) or [1,A,5+nc] = cx,cy,w,h,theta then the scores (obb), one row
-per anchor. Test-time augmentation is then the caller's: the graph runs the one view it is given, and the metadata
-names the views (`tta`) and the pyramid's `strides` to map them back (OpenCV cannot load flips). That graph uses only operators OpenCV 4.6 imports: static channel slices instead of chunk's
+per anchor. That graph uses only operators OpenCV 4.6 imports: static channel slices instead of chunk's
 shape arithmetic, the distribution expectation as a 1x1 convolution instead of ReduceSum, and anchors as
-constants of the fixed input size."""
+constants of the fixed input size. OpenCV cannot load flips either, so test-time augmentation is then the
+caller's: the graph runs the one view it is given, and the metadata names the views (`tta`) and the pyramid's
+`strides` that map them back."""
 import json
 import math
 import os
