@@ -23,7 +23,7 @@ const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 1800);
 // p deepened to n's depth: 0.926 against 0.919 on a host a third slower (19 epochs, runs 18-19).
 // Channels-last training, an EMA window that follows the budget's plan and a shared validation: 0.942, 0.929 and
 // 0.936 on that host (23-24 epochs, runs 20-22; the seed moves it by about +-0.007). The same weights with 8-view
-// test-time augmentation: 0.951 (run 22) and 0.953 (run 24, 0.940 with one view).
+// test-time augmentation: 0.951 (run 22), 0.953 (run 24, 0.940 with one view) and 0.949 (run 25, 0.934).
 // Cosine schedule with a half-epoch warm-up, images cached in RAM. BENCH_TRAIN_SECONDS and BENCH_PARAMS override
 // budget and parameters. Short A/B runs can go side by side, one core each
 // (`BENCH_TRAIN_SECONDS=600 taskset -c 0 npm run bench:engine-detect`); their FLOP share is meaningless, the peak
