@@ -14,6 +14,20 @@ afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const engine = (...args: string[]) => run(PY, ['-m', 'loupe_engine', ...args], { env, cwd: work, maxBuffer: 64 << 20 });
 
+/** The SDK's `detect` on every image of a COCO file in `cwd`, through `model-raw.onnx`, with the SDK's own PATH only. */
+async function sdkDetections<T>(cwd: string, coco: string): Promise<Record<string, T[]>> {
+  const script = `
+import json, sys, cv2
+sys.path.insert(0, sys.argv[1])
+from loupe_sdk import Model
+m = Model("model-raw.onnx")
+val = json.load(open(sys.argv[2]))
+print(json.dumps({im["id"]: m.detect(cv2.imread("images/" + im["file_name"])) for im in val["images"]}))
+`;
+  const sdk = await run(PY, ['-c', script, path.join(ROOT, 'apps/server/sdk/python'), coco], { cwd, env: { PATH: process.env.PATH }, maxBuffer: 64 << 20 });
+  return JSON.parse(sdk.stdout) as Record<string, T[]>;
+}
+
 /**
  * The SDK ZIP's Python part on rotated boxes, which packs.test.ts (axis-aligned) does not reach: on a barely
  * trained model at a threshold of 0.001 every image has many overlapping candidates, so NMS decides a lot, and
@@ -25,16 +39,7 @@ describe('Python SDK on a rotated-box model', () => {
     await engine('train', '--task', 'obb', '--data', 'all.json', '--images', 'images', '--out', 'run', '--set', 'model=p', '--set', 'imgsz=64', '--set', 'epochs=3', '--set', 'seed=3', '--set', 'val=false');
     await engine('export', '--model', 'run/best.pt', '--format', 'onnx', '--width', '64', '--height', '64', '--max-det', '300', '--conf', '0.001', '--no-nms', '--out', 'model-raw.onnx');
     await engine('test', '--model', 'run/best.pt', '--data', 'all.json', '--images', 'images', '--out', 'pred.json', '--conf', '0.001');
-    const script = `
-import json, sys, cv2
-sys.path.insert(0, sys.argv[1])
-from loupe_sdk import Model
-m = Model("model-raw.onnx")
-val = json.load(open("all.json"))
-print(json.dumps({im["id"]: m.detect(cv2.imread("images/" + im["file_name"])) for im in val["images"]}))
-`;
-    const sdk = await run(PY, ['-c', script, path.join(ROOT, 'apps/server/sdk/python')], { cwd: work, env: { PATH: process.env.PATH }, maxBuffer: 64 << 20 });
-    const mine = JSON.parse(sdk.stdout) as Record<string, { classId: number; score: number; rbox: { cx: number; cy: number; w: number; h: number; angle: number } }[]>;
+    const mine = await sdkDetections<{ classId: number; score: number; rbox: { cx: number; cy: number; w: number; h: number; angle: number } }>(work, 'all.json');
     const theirs = JSON.parse(fs.readFileSync(path.join(work, 'pred.json'), 'utf8')) as { image_id: number; category_id: number; score: number; rbox: number[] }[];
     let count = 0;
     let diff = 0;
@@ -69,16 +74,7 @@ describe('Python SDK with test-time augmentation', () => {
       return JSON.parse(fs.readFileSync(path.join(dir, `pred-${tta}.json`), 'utf8')) as { image_id: number; category_id: number; score: number; bbox: number[] }[];
     };
     const [theirs, plain] = [await detections('dihedral'), await detections('off')];
-    const script = `
-import json, sys, cv2
-sys.path.insert(0, sys.argv[1])
-from loupe_sdk import Model
-m = Model("model-raw.onnx")
-val = json.load(open("val.json"))
-print(json.dumps({im["id"]: m.detect(cv2.imread("images/" + im["file_name"])) for im in val["images"]}))
-`;
-    const sdk = await run(PY, ['-c', script, path.join(ROOT, 'apps/server/sdk/python')], { cwd: dir, env: { PATH: process.env.PATH }, maxBuffer: 64 << 20 });
-    const mine = JSON.parse(sdk.stdout) as Record<string, { classId: number; score: number; box: number[] }[]>;
+    const mine = await sdkDetections<{ classId: number; score: number; box: number[] }>(dir, 'val.json');
     // One to one, each engine box with the closest SDK box of its class (equal scores may come in either order).
     let count = 0;
     let diff = 0;
