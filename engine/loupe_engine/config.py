@@ -56,6 +56,7 @@ class TrainConfig:
     perspective: float = P(0.0, "perspective +- fraction", 0.0, 0.001)
     flipud: float = P(0.0, "vertical flip probability", 0.0, 1.0)
     fliplr: float = P(0.5, "horizontal flip probability", 0.0, 1.0)
+    transpose: float = P(0.0, "transpose probability (x and y swapped; with both flips, every 90-degree turn)", 0.0, 1.0)
     bgr: float = P(0.0, "channel swap RGB<->BGR probability", 0.0, 1.0)
     mosaic: float = P(1.0, "4-image mosaic probability", 0.0, 1.0)
     mixup: float = P(0.0, "mixup probability", 0.0, 1.0)

@@ -11,7 +11,7 @@ from loupe_engine.data.dataset import EvalSet, TrainSet, collate
 
 ALL_ON = {"mosaic": 1.0, "mixup": 1.0, "cutmix": 1.0, "copy_paste": 1.0, "erasing": 1.0, "auto_augment": 1.0,
           "hsv_h": 0.5, "hsv_s": 0.9, "hsv_v": 0.9, "degrees": 45, "translate": 0.3, "scale": 0.5, "shear": 10,
-          "perspective": 0.001, "fliplr": 0.5, "flipud": 0.5, "bgr": 0.5, "imgsz": 64}
+          "perspective": 0.001, "fliplr": 0.5, "flipud": 0.5, "transpose": 0.5, "bgr": 0.5, "imgsz": 64}
 
 
 @pytest.mark.parametrize("task", ["detect", "obb"])
@@ -39,6 +39,34 @@ def test_all_augmentations_give_valid_boxes(task, det_data, obb_data):
                 assert (box[:, 2:4] > 0).all() and ((box[:, :2] >= 0) & (box[:, :2] <= size)).all()
             n_boxes += len(box)
         assert n_boxes > 0
+
+
+@pytest.mark.parametrize("task", ["detect", "obb"])
+def test_transpose_swaps_image_and_boxes(task, det_data, obb_data):
+    """transpose=1 gives the sample transpose=0 gives, with x and y swapped: pixels and boxes alike (a rotated
+    box's corners, whatever its angle comes out as)."""
+    from loupe_engine.losses.iou import rbox_corners
+    root = det_data if task == "detect" else obb_data
+    records, _, _ = load_coco(f"{root}/all.json", f"{root}/images", task)
+    check_images(records, keep=True)
+    rotated = task == "obb"
+    samples = []
+    for p in (0.0, 1.0):
+        random.seed(3)
+        np.random.seed(3)
+        ds = TrainSet(records, config.validate({**ALL_ON, "transpose": p}), rotated=rotated)
+        samples.append([ds[i] for i in range(6)])
+    n = 0
+    for (img0, cls0, box0), (img1, cls1, box1) in zip(*samples):
+        assert torch.equal(img1, img0.transpose(1, 2)) and np.array_equal(cls0, cls1)
+        n += len(box0)
+        if not rotated:
+            assert np.allclose(box1, box0[:, [1, 0, 3, 2]])
+            continue
+        c0, c1 = (rbox_corners(torch.from_numpy(b)).numpy() for b in (box0, box1))
+        for a, b in zip(c0[..., ::-1], c1):  # the same four points, in any order
+            assert np.allclose(a[np.lexsort(a.T)], b[np.lexsort(b.T)], atol=1e-3)
+    assert n > 0
 
 
 def test_eval_letterbox_maps_boxes(det_data):

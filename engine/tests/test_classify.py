@@ -2,6 +2,7 @@
 the exported ONNX gives PyTorch's probabilities in OpenCV DNN, folder uploads, multi-label, bad input, resume."""
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -183,3 +184,19 @@ def test_resume_after_kill_9(cls_data, tmp_path):
     done = [e["epoch"] for e in events if e["event"] == "epoch"]
     assert done and done[0] >= 2 and done[-1] == 3 and "resuming from epoch" in err
     assert events[-1]["summary"]["total_epochs"] == 3
+
+
+def test_transpose_turns_the_training_image(cls_data):
+    """transpose=1 gives the image transpose=0 gives with x and y swapped; the label stays."""
+    from loupe_engine import config
+    from loupe_engine.classify.data import ClassifyTrainSet, load_coco_labels
+    records = load_coco_labels(f"{cls_data}/all.json", f"{cls_data}/images")[0]
+    samples = []
+    for p in (0.0, 1.0):
+        random.seed(5)
+        np.random.seed(5)
+        cfg = config.validate({"imgsz": 64, "degrees": 20, "fliplr": 0.5, "flipud": 0.5, "transpose": p})
+        ds = ClassifyTrainSet(records[:4], cfg, False)
+        samples.append([ds[i] for i in range(4)])
+    for (img0, label0, _), (img1, label1, _) in zip(*samples):
+        assert torch.equal(img1, img0.transpose(1, 2)) and label0 == label1

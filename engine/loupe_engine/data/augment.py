@@ -150,6 +150,14 @@ def flip(img, pts, horizontal):
     return np.ascontiguousarray(img), pts[:, ::-1].copy()
 
 
+def transpose(img, pts):
+    """Mirror about the main diagonal (x and y swap). With the two flips it makes every 90-degree turn: the eight
+    views a part has when it may arrive in any orientation (the views of test-time augmentation, tta.py)."""
+    pts = pts[..., ::-1]
+    # a mirror, so the corners are reversed to stay clockwise, as in flip
+    return np.ascontiguousarray(img.transpose(1, 0, *range(2, img.ndim))), pts[:, ::-1].copy()
+
+
 def mixup(a, b):
     r = np.random.beta(32.0, 32.0)
     img = (a[0].astype(np.float32) * r + b[0].astype(np.float32) * (1 - r)).astype(np.uint8)

@@ -88,6 +88,8 @@ class TrainSet(torch.utils.data.Dataset):
             img, pts = A.flip(img, pts, True)
         if random.random() < cfg.flipud:
             img, pts = A.flip(img, pts, False)
+        if random.random() < cfg.transpose:
+            img, pts = A.transpose(img, pts)
         rgb = random.random() >= cfg.bgr  # the model sees RGB; bgr swaps it back as an augmentation
         img = img[..., ::-1] if rgb else img
         return to_tensor(img), cls, corners_to_target(pts, self.rotated)
