@@ -110,6 +110,7 @@ export const TrainingParams = {
   perspective: num('augmentation', 0, 0, 0.001),
   flipud: prob(0),
   fliplr: prob(0.5),
+  transpose: prob(0),
   bgr: prob(0),
   mosaic: prob(1),
   mixup: prob(0),
