@@ -1,5 +1,6 @@
 import { Alert, Select, Space, Tag, Typography } from 'antd';
-import type { TestRunData, TestStatus } from '@loupe/contracts';
+import type { TestRunData, TestSettings, TestStatus } from '@loupe/contracts';
+import type { TFunction } from 'i18next';
 import { useTranslation } from '@/i18n';
 import { versionTag } from '@/layout/sidebar/rules';
 
@@ -16,7 +17,16 @@ function runLabel(run: TestRunData, locale: string): string {
   return `#${run.id} · ${versionTag(run.version) ?? run.version} · ${when}`;
 }
 
-/** Which finished run the results below show, and how it ended. */
+/** The settings a run used, in words: the form may since show others (a run of another version, a changed value). */
+export function settingsText(settings: TestSettings, t: TFunction): string {
+  const parts = [t('history.conf', { value: settings.conf }), t('history.iou', { value: settings.iou })];
+  if (settings.agnostic) parts.push(t('settings.agnostic'));
+  if (settings.half) parts.push(t('settings.half'));
+  if (settings.tta !== 'off') parts.push(`${t('settings.tta')}: ${t(`settings.ttaModes.${settings.tta}`)}`);
+  return parts.join(' · ');
+}
+
+/** Which finished run the results below show, with the settings it used, and how it ended. */
 export function RunHistory({ runs, selected, onSelect }: Props) {
   const { t, i18n } = useTranslation(['testing', 'models']);
   if (!selected) return null;
@@ -35,6 +45,9 @@ export function RunHistory({ runs, selected, onSelect }: Props) {
           {t(`models:testStatus.${selected.status}`)}
         </Tag>
       </Space>
+      <Typography.Text type="secondary" data-testid="test-run-settings">
+        {settingsText(selected.settings, t)}
+      </Typography.Text>
       {(selected.status === 'failed' || selected.status === 'cancelled') && (
         <Alert type="warning" showIcon title={t(`history.${selected.status}`)} description={selected.error ?? undefined} data-testid="test-error" />
       )}

@@ -116,6 +116,19 @@ describe('/test results', () => {
     expect(screen.getByTestId('test-result-102').dataset.predictions).toBe('0');
   });
 
+  it('names the settings the shown run used, test-time augmentation only when it was on', async () => {
+    const settings = { conf: 0.4, iou: 0.6, half: false, agnostic: true, tta: 'flips' as const };
+    serve(() => [testRun({ summary, settings })]);
+    renderPage(<TestPage />, '/test/detection');
+    expect((await screen.findByTestId('test-run-settings')).textContent).toBe(
+      'Confidence 0.4 · IoU 0.6 · Class-agnostic NMS · Test-time augmentation: Flips (4 views)',
+    );
+    cleanup();
+    serve(() => [testRun({ summary })]);
+    renderPage(<TestPage />, '/test/detection');
+    expect((await screen.findByTestId('test-run-settings')).textContent).toBe('Confidence 0.25 · IoU 0.7');
+  });
+
   it('shows P, R, F1, mAP50 and the analysis chart when the images had ground truth', async () => {
     serve(() => [testRun({ summary })]);
     renderPage(<TestPage />, '/test/detection');
