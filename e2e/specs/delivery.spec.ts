@@ -96,7 +96,7 @@ async function watchTraining(page: Page): Promise<() => Promise<{ epochs: number
   return () => page.evaluate(() => (window as unknown as { __seen: { epochs: number[]; points: number[] } }).__seen);
 }
 
-test('train, watch, test and export a detection model; the downloaded SDK finds the platform’s boxes', async ({ user: page }, testInfo) => {
+test('train, watch, test (with a mirrored view) and export a detection model; the downloaded SDK finds the platform’s boxes', async ({ user: page }, testInfo) => {
   // Training and two exports on two cores that other work shares; about 2 minutes on a quiet machine.
   test.setTimeout(330_000);
   const dir = mkdtempSync(path.join(tmpdir(), 'loupe-e2e-delivery-'));
@@ -193,15 +193,18 @@ test('train, watch, test and export a detection model; the downloaded SDK finds 
       await expect(page.getByTestId('test-page')).toHaveAttribute('data-status', 'notTested');
       await page.getByTestId('test-source-testSplit').click();
       await fillNumber(page, 'test-conf', CONF);
+      // The image and its mirror, averaged: the export below must carry the views for the SDK to find these boxes.
+      await choose(page, 'test-tta', 'Mirror (2 views)');
       const started = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === `/api/models/${modelId}/tests`);
       await page.getByTestId('test-run').click();
-      const body = (await (await started).json()) as { code: number; message: string; data: { id: number; settings: { conf: number } } };
+      const body = (await (await started).json()) as { code: number; message: string; data: { id: number; settings: { conf: number; tta: string } } };
       expect(body.code, body.message).toBe(0);
-      expect(body.data.settings.conf).toBe(CONF);
+      expect(body.data.settings).toMatchObject({ conf: CONF, tta: 'hflip' });
       testId = body.data.id;
       await expect(page.getByTestId('test-status')).toHaveAttribute('data-status', /^(succeeded|failed|cancelled)$/, { timeout: 90_000 });
       await expect(page.getByTestId('test-status')).toHaveAttribute('data-status', 'succeeded');
       await expect(page.getByTestId('test-results')).toHaveAttribute('data-total', String(testSplit));
+      await expect(page.getByTestId('test-run-settings')).toHaveText(`Confidence ${CONF} · IoU 0.7 · Test-time augmentation: Mirror (2 views)`);
 
       const token = await sessionToken(page);
       tested = (await call<{ items: TestImage[] }>('GET', `/api/models/${modelId}/tests/${testId}/images?pageSize=200`, undefined, token)).items;
@@ -259,6 +262,7 @@ test('train, watch, test and export a detection model; the downloaded SDK finds 
       const run = await call<{ settings: { conf: number; iou: number } }>('GET', `/api/models/${modelId}/tests/${testId}`, undefined, await sessionToken(page));
       expect(sdk.conf).toBe(run.settings.conf);
       expect(sdk.iou).toBe(run.settings.iou);
+      expect(sdk.tta).toBe('hflip');
       const dependencies = Object.keys((JSON.parse(readFileSync(path.join(sdkDir, 'node/package.json'), 'utf8')) as { dependencies: object }).dependencies);
       linkNodeDependencies(sdkDir, dependencies);
 
