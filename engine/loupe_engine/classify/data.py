@@ -197,7 +197,7 @@ class ClassifyTrainSet(torch.utils.data.Dataset):
             img = img[:, ::-1]
         if random.random() < cfg.flipud:
             img = img[::-1]
-        if random.random() < cfg.transpose:
+        if cfg.transpose and random.random() < cfg.transpose:
             img = img.transpose(1, 0, 2)  # square: x and y swap
         img = img[..., ::-1] if random.random() >= cfg.bgr else img  # the model sees RGB
         r = self.records[i]

@@ -88,7 +88,7 @@ class TrainSet(torch.utils.data.Dataset):
             img, pts = A.flip(img, pts, True)
         if random.random() < cfg.flipud:
             img, pts = A.flip(img, pts, False)
-        if random.random() < cfg.transpose:
+        if cfg.transpose and random.random() < cfg.transpose:
             img, pts = A.transpose(img, pts)
         rgb = random.random() >= cfg.bgr  # the model sees RGB; bgr swaps it back as an augmentation
         img = img[..., ::-1] if rgb else img

@@ -200,7 +200,7 @@ class SegmentTrainSet(torch.utils.data.Dataset):
             img, lab = img[:, ::-1], lab[:, ::-1]
         if random.random() < cfg.flipud:
             img, lab = img[::-1], lab[::-1]
-        if random.random() < cfg.transpose:
+        if cfg.transpose and random.random() < cfg.transpose:
             img, lab = img.transpose(1, 0, 2), lab.transpose(1, 0, 2)  # square: x and y swap
         img = img[..., ::-1] if random.random() >= cfg.bgr else img  # the model sees RGB
         lab = np.ascontiguousarray(lab)
