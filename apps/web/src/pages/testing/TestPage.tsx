@@ -126,7 +126,7 @@ function TestWorkbench({ modelId, type }: { modelId: string; type: ModelType }) 
             {runBody}
             {selected && (
               <div style={{ marginTop: runBody ? 16 : 0 }}>
-                <RunHistory runs={finished} selected={selected} onSelect={setSelectedId} />
+                <RunHistory runs={finished} selected={selected} task={task} onSelect={setSelectedId} />
               </div>
             )}
           </Card>

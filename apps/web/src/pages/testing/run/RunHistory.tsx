@@ -3,12 +3,15 @@ import type { TestRunData, TestSettings, TestStatus } from '@loupe/contracts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from '@/i18n';
 import { versionTag } from '@/layout/sidebar/rules';
+import { isDetection, type Task } from '@/pages/training/shared/tasks';
 
 const STATUS_COLOR: Partial<Record<TestStatus, string>> = { succeeded: 'success', failed: 'error', cancelled: 'warning' };
 
 interface Props {
   runs: readonly TestRunData[];
   selected: TestRunData | undefined;
+  /** What the selected run's version learned: NMS settings mean nothing to a classifier or segmenter. */
+  task: Task;
   onSelect: (id: number) => void;
 }
 
@@ -18,16 +21,17 @@ function runLabel(run: TestRunData, locale: string): string {
 }
 
 /** The settings a run used, in words: the form may since show others (a run of another version, a changed value). */
-export function settingsText(settings: TestSettings, t: TFunction): string {
-  const parts = [t('history.conf', { value: settings.conf }), t('history.iou', { value: settings.iou })];
-  if (settings.agnostic) parts.push(t('settings.agnostic'));
+export function settingsText(settings: TestSettings, task: Task, t: TFunction): string {
+  const parts = [t('history.conf', { value: settings.conf })];
+  if (isDetection(task)) parts.push(t('history.iou', { value: settings.iou }));
+  if (isDetection(task) && settings.agnostic) parts.push(t('settings.agnostic'));
   if (settings.half) parts.push(t('settings.half'));
   if (settings.tta !== 'off') parts.push(`${t('settings.tta')}: ${t(`settings.ttaModes.${settings.tta}`)}`);
   return parts.join(' · ');
 }
 
 /** Which finished run the results below show, with the settings it used, and how it ended. */
-export function RunHistory({ runs, selected, onSelect }: Props) {
+export function RunHistory({ runs, selected, task, onSelect }: Props) {
   const { t, i18n } = useTranslation(['testing', 'models']);
   if (!selected) return null;
   return (
@@ -46,7 +50,7 @@ export function RunHistory({ runs, selected, onSelect }: Props) {
         </Tag>
       </Space>
       <Typography.Text type="secondary" data-testid="test-run-settings">
-        {settingsText(selected.settings, t)}
+        {settingsText(selected.settings, task, t)}
       </Typography.Text>
       {(selected.status === 'failed' || selected.status === 'cancelled') && (
         <Alert type="warning" showIcon title={t(`history.${selected.status}`)} description={selected.error ?? undefined} data-testid="test-error" />

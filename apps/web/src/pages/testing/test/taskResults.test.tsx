@@ -80,6 +80,8 @@ describe('/test of a classification model', () => {
     // No boxes to draw on a classified image.
     expect(screen.getByTestId('test-overlay-201').dataset.shapes).toBe('0');
     expect(screen.getByTestId('test-page').dataset.task).toBe('classify');
+    // A classifier has no NMS: its run names the confidence only.
+    expect(screen.getByTestId('test-run-settings').textContent).toBe('Confidence 0.25');
   });
 
   it('measures top-1, precision and recall per class, and draws the confusion matrix without background', async () => {
