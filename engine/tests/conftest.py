@@ -1,8 +1,10 @@
 import json
 import os
+import random
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -24,6 +26,17 @@ def run_engine(*args, check=True):
     if check and p.returncode != 0:
         raise AssertionError(f"engine exited {p.returncode}: {p.stderr[-2000:]}")
     return p.returncode, events, p.stderr
+
+
+def seeded_samples(ds, n):
+    """The first n samples of a training set, each drawn from its own seed: two sets that differ in one
+    augmentation give samples that differ by it alone."""
+    out = []
+    for i in range(n):
+        random.seed(i)
+        np.random.seed(i)
+        out.append(ds[i])
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,7 @@ import numpy as np
 import torch
 import pytest
 
+from conftest import seeded_samples
 from loupe_engine import config
 from loupe_engine.data.coco import check_images, load_coco
 from loupe_engine.data.dataset import EvalSet, TrainSet, collate
@@ -54,7 +55,7 @@ def test_transpose_swaps_image_and_boxes(task, det_data, obb_data):
     samples = []
     for p in (0.0, 1.0):
         ds = TrainSet(records, config.validate({**ALL_ON, "bgr": 0.0, "transpose": p}), rotated=rotated)
-        samples.append([seeded(ds, i) for i in range(6)])
+        samples.append(seeded_samples(ds, 6))
     n = 0
     for (img0, cls0, box0), (img1, cls1, box1) in zip(*samples):
         assert torch.equal(img1, img0.transpose(1, 2)) and np.array_equal(cls0, cls1)
@@ -66,12 +67,6 @@ def test_transpose_swaps_image_and_boxes(task, det_data, obb_data):
         for a, b in zip(c0[..., ::-1], c1):  # the same four points, in any order
             assert np.allclose(a[np.lexsort(a.T)], b[np.lexsort(b.T)], atol=1e-3)
     assert n > 0
-
-
-def seeded(ds, i):
-    random.seed(i)
-    np.random.seed(i)
-    return ds[i]
 
 
 def test_eval_letterbox_maps_boxes(det_data):

@@ -2,7 +2,6 @@
 the exported ONNX gives PyTorch's probabilities in OpenCV DNN, folder uploads, multi-label, bad input, resume."""
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -13,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import engine_env, run_engine
+from conftest import engine_env, run_engine, seeded_samples
 from inproc import run
 from shapes import make_classify, make_classify_folder
 
@@ -195,10 +194,6 @@ def test_transpose_turns_the_training_image(cls_data):
     for p in (0.0, 1.0):  # each sample from the same seed; the channel swap drawn after the transpose is off
         cfg = config.validate({"imgsz": 64, "degrees": 20, "fliplr": 0.5, "flipud": 0.5, "bgr": 0.0, "transpose": p})
         ds = ClassifyTrainSet(records[:4], cfg, False)
-        samples.append([])
-        for i in range(4):
-            random.seed(i)
-            np.random.seed(i)
-            samples[-1].append(ds[i])
+        samples.append(seeded_samples(ds, 4))
     for (img0, label0, _), (img1, label1, _) in zip(*samples):
         assert torch.equal(img1, img0.transpose(1, 2)) and label0 == label1

@@ -71,8 +71,8 @@ def test_spec_and_workdir(det_data, tmp_path):
     spec = {"task": "detect", "data": "train.json", "val": "val.json", "images": "images",
             "params": {"imgsz": 64, "epochs": 1, "mosaic": 0.5, "mixup": 0.3, "cutmix": 0.3, "copy_paste": 0.3,
                        "erasing": 0.3, "auto_augment": 0.5, "bgr": 0.5, "flipud": 0.5, "transpose": 0.5, "degrees": 10,
-                       "shear": 5, "perspective": 0.0005, "cos_lr": True, "optimizer": "SGD", "freeze": 2, "dropout": 0.1,
-                       "multi_scale": True, "single_cls": True, "deterministic": True, "fraction": 0.8,
+                       "shear": 5, "perspective": 0.0005, "cos_lr": True, "optimizer": "SGD", "freeze": 2,
+                       "dropout": 0.1, "multi_scale": True, "single_cls": True, "deterministic": True, "fraction": 0.8,
                        "cache": True, "label_smoothing": 0.1}}
     work = tmp_path / "w"
     shutil.copytree(det_data, work)

@@ -102,8 +102,7 @@ def test_augmented_labels_stay_on_their_pixels(seg_data):
     check_images(records, keep=True)
     cfg = config.validate({"imgsz": 64, "mosaic": 1.0, "degrees": 30, "shear": 5, "translate": 0.2, "scale": 0.5,
                            "perspective": 0.0005, "flipud": 0.5, "fliplr": 0.5, "transpose": 0.5, "cutmix": 0.5,
-                           "copy_paste": 1.0,
-                           "hsv_h": 0, "hsv_s": 0, "hsv_v": 0, "bgr": 0})
+                           "copy_paste": 1.0, "hsv_h": 0, "hsv_s": 0, "hsv_v": 0, "bgr": 0})
     for overlap in (True, False):
         ds = SegmentTrainSet(records, cfg, 2, overlap)
         red = hits = 0
