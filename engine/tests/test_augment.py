@@ -8,7 +8,8 @@ import pytest
 from conftest import seeded_samples
 from loupe_engine import config
 from loupe_engine.data.coco import check_images, load_coco
-from loupe_engine.data.dataset import EvalSet, TrainSet, collate
+from loupe_engine.data.dataset import EvalSet, RectTrainSet, TrainSet, collate
+from fixtures import make_dataset
 
 ALL_ON = {"mosaic": 1.0, "mixup": 1.0, "cutmix": 1.0, "copy_paste": 1.0, "erasing": 1.0, "auto_augment": 1.0,
           "hsv_h": 0.5, "hsv_s": 0.9, "hsv_v": 0.9, "degrees": 45, "translate": 0.3, "scale": 0.5, "shear": 10,
@@ -67,6 +68,42 @@ def test_transpose_swaps_image_and_boxes(task, det_data, obb_data):
         for a, b in zip(c0[..., ::-1], c1):  # the same four points, in any order
             assert np.allclose(a[np.lexsort(a.T)], b[np.lexsort(b.T)], atol=1e-3)
     assert n > 0
+
+
+def _rect_samples(records, n, **keys):
+    cfg = config.validate({"imgsz": 64, "mosaic": 0.0, "fliplr": 0.0, "hsv_h": 0.0, "hsv_s": 0.0, "hsv_v": 0.0,
+                           "rect": True, **keys})
+    ds = RectTrainSet(records, cfg, rotated=False, batch=4)
+    return ds, seeded_samples(ds, n)
+
+
+def test_rect_batches_flip_upside_down_and_transpose_when_square(det_data, tmp_path):
+    """rect=true honours flipud and, where a batch is square, transpose: each sample is the plain one (same seed)
+    mirrored top to bottom or swapped in x and y, boxes with it. A batch of wide images keeps its orientation and
+    says how many images that is."""
+    records, _, _ = load_coco(f"{det_data}/all.json", f"{det_data}/images", "detect")
+    check_images(records, keep=True)
+    _, plain = _rect_samples(records, 6)
+    _, upside_down = _rect_samples(records, 6, flipud=1.0)
+    ds, turned = _rect_samples(records, 6, transpose=1.0)
+    assert ds.non_square() == 0
+    n = 0
+    for (img0, cls0, box0), (img1, _, box1), (img2, _, box2) in zip(plain, upside_down, turned):
+        h = img0.shape[1]
+        assert torch.equal(img1, img0.flip(1)) and np.allclose(box1[:, [0, 2]], box0[:, [0, 2]])
+        assert np.allclose(box1[:, [1, 3]], h - box0[:, [3, 1]])
+        assert torch.equal(img2, img0.transpose(1, 2)) and np.allclose(box2, box0[:, [1, 0, 3, 2]])
+        n += len(box0)
+    assert n > 0
+
+    wide = make_dataset(str(tmp_path), n=8, size=64, height=32)
+    records, _, _ = load_coco(f"{wide}/all.json", f"{wide}/images", "detect")
+    check_images(records, keep=True)
+    _, plain = _rect_samples(records, 4)
+    ds, turned = _rect_samples(records, 4, transpose=1.0)
+    assert ds.non_square() == 8
+    for (img0, _, box0), (img1, _, box1) in zip(plain, turned):
+        assert img0.shape[1:] == (32, 64) and torch.equal(img0, img1) and np.array_equal(box0, box1)
 
 
 def test_eval_letterbox_maps_boxes(det_data):

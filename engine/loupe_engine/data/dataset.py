@@ -120,8 +120,18 @@ class RectTrainSet(TrainSet):
         img = A.hsv(img, self.cfg.hsv_h, self.cfg.hsv_s, self.cfg.hsv_v)
         if random.random() < self.cfg.fliplr:
             img, pts = A.flip(img, pts, True)
+        # Drawn only when on, so recipes without them keep their random streams. A transposed image fits its batch
+        # only when the batch is square.
+        if self.cfg.flipud and random.random() < self.cfg.flipud:
+            img, pts = A.flip(img, pts, False)
+        if self.cfg.transpose and h == w and random.random() < self.cfg.transpose:
+            img, pts = A.transpose(img, pts)
         return to_tensor(img[..., ::-1]), self.records[i]["cls"], corners_to_target(pts.astype(np.float32),
                                                                                      self.rotated)
+
+    def non_square(self):
+        """How many images sit in batches that are not square (transpose cannot apply to them)."""
+        return sum(h != w for h, w in self.shapes.values())
 
 
 class EvalSet(torch.utils.data.Dataset):

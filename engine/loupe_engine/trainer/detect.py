@@ -58,6 +58,9 @@ class DetectTrainer(BaseTrainer):
         self.batch = batch = self.auto_batch(len(train), out)
         if cfg.rect:
             self.train_set = RectTrainSet(train, cfg, self.rotated, batch)
+            if cfg.transpose and self.train_set.non_square():
+                log(f"note: rect=true: {self.train_set.non_square()} of {len(train)} images are in batches that are "
+                    "not square and keep their orientation (transpose swaps width and height)")
         else:
             self.train_set = TrainSet(train, cfg, self.rotated)
         self.train_loader = torch.utils.data.DataLoader(
