@@ -45,8 +45,8 @@ def build_parser():
             s.add_argument("--iou", type=float)
             s.add_argument("--agnostic", action="store_true", default=None)
             s.add_argument("--half", action="store_true", default=None)
-            s.add_argument("--tta", help="test-time augmentation (detect): off (default), hflip, flips or dihedral: "
-                                         "the image in 1, 2, 4 or 8 views, averaged (README)")
+            s.add_argument("--tta", help="test-time augmentation (detect, classify): off (default), hflip, flips "
+                                         "or dihedral: the image in 1, 2, 4 or 8 views, averaged (README)")
             s.add_argument("--masks", choices=("polygon", "rle"), help="segment: instance masks as COCO polygons "
                                                                        "(default) or uncompressed RLE")
         if name == "measure":
@@ -70,8 +70,9 @@ def build_parser():
             s.add_argument("--agnostic", action="store_true", default=None)
             s.add_argument("--nms", action=argparse.BooleanOptionalAction, default=None,
                            help="NMS inside the graph (default); --no-nms leaves it to the caller (OpenCV DNN)")
-            s.add_argument("--tta", help="test-time augmentation (detect), as for test: inside the graph; with "
-                                         "--no-nms named in the metadata for the caller to run")
+            s.add_argument("--tta", help="test-time augmentation (detect, classify), as for test: inside the "
+                                         "graph; a detector's with --no-nms named in the metadata for the caller "
+                                         "to run")
             s.add_argument("--out")
     return p
 

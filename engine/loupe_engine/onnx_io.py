@@ -47,4 +47,5 @@ def write(wrapper, h, w, out, output_names, meta):
     emit("artifact", kind="onnx", path=out)
     # labels and conf as the detector's export reports them: the platform's SDK ZIP is built from this summary
     emit("done", summary={"path": out, "input_width": w, "input_height": h, "task": meta["task"],
-                          "labels": meta["labels"], "conf": meta.get("conf"), "size_mb": os.path.getsize(out) / 1e6})
+                          "labels": meta["labels"], "conf": meta.get("conf"), "tta": meta.get("tta", "off"),
+                          "size_mb": os.path.getsize(out) / 1e6})

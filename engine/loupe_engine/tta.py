@@ -1,13 +1,16 @@
-"""Test-time augmentation for the axis-aligned detector: the model sees the image in several views (flips, and
-90-degree turns by transposing), each view's per-anchor output is mapped back onto the original image's anchor
-grid, and boxes and class scores are averaged anchor by anchor before thresholds and NMS. Averaging aligned
-anchors (not pooling every view's boxes into one NMS) lets agreeing views reinforce a detection and lets a
-detection that only one view sees fade; on DeepPCB it also tightened boxes (engine/BENCHMARKS.md).
+"""Test-time augmentation: the model sees the image in several views (flips, and 90-degree turns by
+transposing). For the axis-aligned detector each view's per-anchor output is mapped back onto the original
+image's anchor grid, and boxes and class scores are averaged anchor by anchor before thresholds and NMS.
+Averaging aligned anchors (not pooling every view's boxes into one NMS) lets agreeing views reinforce a detection
+and lets a detection that only one view sees fade; on DeepPCB it also tightened boxes (engine/BENCHMARKS.md).
+A classifier's views average its class probabilities.
 
-The same code runs in evaluation and inside the exported ONNX graph, so the SDK returns the engine's boxes (the
-graph without NMS, for OpenCV, leaves the views to the Python SDK, which repeats this in numpy). Each
-view costs one forward pass. Views are (flip x, flip y, transpose) as applied to the input; the grid of every
-pyramid level maps exactly because input sides are multiples of the largest stride."""
+The same code runs in evaluation and inside the exported ONNX graph, so the SDK returns the engine's results (the
+detector's graph without NMS, for OpenCV, leaves the views to the Python SDK, which repeats this in numpy; the
+classifier's graph makes its flips out of products OpenCV loads). Each view costs one forward pass. Views are
+(flip x, flip y, transpose) as applied to the input; the grid of every pyramid level maps exactly because input
+sides are multiples of the largest stride."""
+import numpy as np
 import torch
 
 from loupe_engine.events import EngineError
@@ -22,24 +25,41 @@ VIEWS = {
 MODES = tuple(VIEWS)
 
 
+TASKS = ("detect", "classify")
+
+
 def check_mode(mode, task):
     """The mode to use ('off' when None); EngineError for an unknown mode or a task without it."""
     mode = mode or "off"
     if mode not in VIEWS:
         raise EngineError("invalid_parameters", f"tta={mode!r}: must be one of {', '.join(MODES)}")
-    if mode != "off" and task != "detect":
+    if mode != "off" and task not in TASKS:
         raise EngineError("invalid_parameters", f"tta={mode}: test-time augmentation is available for "
-                                                f"axis-aligned boxes (detect), not for {task}")
+                                                f"axis-aligned boxes (detect) and classes (classify), not for {task}")
     return mode
 
 
-def _view(x, fx, fy, tr):
+def anti_identity(n):
+    """The n x n matrix that reverses a row it multiplies (x @ J): a flip OpenCV's DNN module loads."""
+    return torch.from_numpy(np.eye(n, dtype=np.float32)[::-1].copy())
+
+
+def _mirror(x, dim, anti):
+    """x reversed along its last (-1) or second-to-last (-2) axis. With `anti` (anti_identity of that side) as a
+    product, for ONNX graphs that OpenCV's DNN module loads: it cannot load torch.flip's negative-step Slice, a
+    MatMul by a graph input or weight it can. Exact: each output is one input times 1 plus zeros."""
+    if anti is None:
+        return x.flip(dim)
+    return x @ anti if dim == -1 else (x.transpose(-1, -2) @ anti).transpose(-1, -2)
+
+
+def _view(x, fx, fy, tr, anti=None):
     if tr:
         x = x.transpose(-1, -2)
     if fx:
-        x = x.flip(-1)
+        x = _mirror(x, -1, anti)
     if fy:
-        x = x.flip(-2)
+        x = _mirror(x, -2, anti)
     return x
 
 
@@ -88,3 +108,16 @@ def predict(model, x, mode="off"):
         box_sum = boxes if box_sum is None else box_sum + boxes
         score_sum = scores if score_sum is None else score_sum + scores
     return box_sum / len(views), score_sum / len(views)
+
+
+def class_probs(model, x, mode="off", anti=None):
+    """A classifier's probabilities (B, nc) of square images x, averaged over the mode's views: softmax or
+    per-class sigmoid alike. A view of a whole image needs no mapping back. `anti`: flips as products with this
+    anti_identity (the exported graph, see _mirror)."""
+    views = [_view(x, fx, fy, tr, anti) for fx, fy, tr in VIEWS[mode]]
+    if anti is not None:
+        # The graph runs the views as one batch: a weight used by several passes comes out of ONNX's constant
+        # folding as copies joined by Identity nodes, which OpenCV's importer rejects.
+        p = model.probs(model(torch.cat(views)).float())
+        return p.reshape(len(views), x.shape[0], -1).mean(0)
+    return sum(model.probs(model(v).float()) for v in views) / len(views)

@@ -87,6 +87,56 @@ def test_onnx_in_opencv_matches_pytorch(cls_run, cls_data, tmp_path):
         assert got.shape == (1, 2) and np.abs(got - want).max() < 1e-4
 
 
+def test_test_time_views_average_probabilities():
+    """A classifier's views average its probabilities, so the result of a mirrored or turned image is the image's
+    own; the portable flips of the exported graph give the same numbers."""
+    from loupe_engine.models.classifier import Classifier
+    from loupe_engine.tta import anti_identity, class_probs
+    torch.manual_seed(0)
+    model = Classifier(3, "p").eval()
+    for p in model.parameters():  # random weights, so that one view alone is far from symmetric
+        if p.dim() > 1:
+            torch.nn.init.kaiming_normal_(p)
+    model.fc.weight.data *= 20
+    r = torch.linspace(0, 1, 64)  # ramps in x and in y: no flip or turn leaves the image as it is
+    x = torch.stack([r.expand(64, 64), r[:, None].expand(64, 64), (r[:, None] * r).sqrt()])[None]
+    with torch.no_grad():
+        assert (class_probs(model, x) - class_probs(model, x.flip(-1))).abs().max() > 0.02
+        for mode, views in (("hflip", [x.flip(-1)]), ("flips", [x.flip(-1), x.flip(-2)]),
+                            ("dihedral", [x.flip(-1), x.flip(-2), x.transpose(-1, -2)])):
+            want = class_probs(model, x, mode)
+            for v in views:
+                torch.testing.assert_close(class_probs(model, v, mode), want, rtol=1e-4, atol=1e-5)
+            torch.testing.assert_close(class_probs(model, x, mode, anti_identity(64)), want, rtol=0, atol=1e-6)
+
+
+def test_test_and_export_take_tta(cls_run, cls_data, tmp_path):
+    """test --tta averages the views per image; the exported graph holds them and OpenCV DNN loads it."""
+    from loupe_engine.models.load import load_checkpoint
+    from loupe_engine.tta import class_probs
+    best = f"{cls_run[0]}/best.pt"
+    _, events, _ = run("test", "--model", best, "--data", f"{cls_data}/all.json", "--images", f"{cls_data}/images",
+                       "--out", tmp_path / "p.json", "--tta", "dihedral")
+    model, _ = load_checkpoint(best)
+    x = torch.from_numpy(_letterboxed(f"{cls_data}/images/c000.png", 64))
+    with torch.no_grad():
+        want = class_probs(model, x, "dihedral").numpy()
+    first = next(p for p in json.load(open(tmp_path / "p.json")) if p["file_name"] == "c000.png")
+    assert events[-1]["summary"]["tta"] == "dihedral"
+    assert np.abs(np.array(list(first["scores"].values())) - want[0]).max() < 1e-4
+
+    _, events, _ = run("export", "--model", best, "--format", "onnx", "--tta", "dihedral", "--out", tmp_path / "c.onnx")
+    blob = (tmp_path / "c.onnx").read_bytes()
+    assert events[-1]["summary"]["tta"] == "dihedral" and b'"tta": "dihedral"' in blob and b"MatMul" in blob
+    net = cv2.dnn.readNetFromONNX(str(tmp_path / "c.onnx"))
+    net.setInput(x.numpy())
+    assert np.abs(net.forward("probs") - want).max() < 1e-4
+
+    code, events, _ = run("test", "--model", best, "--data", f"{cls_data}/all.json", "--images",
+                          f"{cls_data}/images", "--out", tmp_path / "x.json", "--tta", "rotate", check=False)
+    assert code == 2 and "tta='rotate'" in events[-1]["message"]
+
+
 def test_folder_of_class_folders(tmp_path):
     root = make_classify_folder(str(tmp_path / "upload"), n=12)
     _, events, err = run("train", "--task", "classify", "--data", root, "--out", tmp_path / "r", *FAST,

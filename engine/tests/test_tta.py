@@ -89,10 +89,13 @@ def test_dihedral_runs_on_wide_inputs(model):
 
 def test_modes_are_checked():
     assert check_mode(None, "obb") == "off" and check_mode("flips", "detect") == "flips"
+    assert check_mode("dihedral", "classify") == "dihedral"
     with pytest.raises(EngineError, match="must be one of off, hflip, flips, dihedral"):
         check_mode("rotate", "detect")
     with pytest.raises(EngineError, match="not for obb"):
         check_mode("hflip", "obb")
+    with pytest.raises(EngineError, match="not for segment"):
+        check_mode("hflip", "segment")
 
 
 def test_test_and_export_take_tta(det_run, det_data, tmp_path):

@@ -81,10 +81,12 @@ describe('a classification model on the real engine', () => {
     expect(d.evaluation!.confusion_matrix!.flat().reduce((a, b) => a + b, 0)).toBe(6);
   }, 60_000);
 
-  it('tests the test split: each image’s class and probability against its own class', async () => {
-    tested = await testRun(t.app, token, m.model.id);
+  it('tests the test split with 8 views: each image’s class and probability against its own class', async () => {
+    // Test-time augmentation averages a classifier's probabilities over the image's flips and turns.
+    tested = await testRun(t.app, token, m.model.id, { settings: { tta: 'dihedral' } });
     expect(tested.status, tested.error ?? '').toBe('succeeded');
-    expect(tested.summary).toMatchObject({ images: 6, multi_label: false });
+    expect(tested.summary).toMatchObject({ images: 6, multi_label: false, tta: 'dihedral' });
+    expect(tested.settings.tta).toBe('dihedral');
     const { items } = await runImages(t.app, token, m.model.id, tested.id);
     expect(items).toHaveLength(6);
     for (const [k, img] of items.entries()) {
@@ -114,7 +116,7 @@ describe('a classification model on the real engine', () => {
     expect(shown.data.results).toEqual([]);
   }, 40_000);
 
-  it('exports the ONNX model and an SDK whose Node and Python examples give the test’s classes', async () => {
+  it('exports the ONNX model and an SDK whose Node and Python examples give the test’s classes, views included', async () => {
     const pack = (extra: Record<string, unknown>) => call<PackStatusData>(t.app, 'POST', '/api/train/modelPack', { modelId: m.model.id, inputW: 64, inputH: 64, maxDet: 1, rotated: false, ...extra }, { token });
     expect((await pack({ kind: 'model' })).code).toBe(0);
     expect(await waitForPack(t.app, token, m.model.id, 'model')).toMatchObject({ packStatus: 'success' });
@@ -127,9 +129,12 @@ describe('a classification model on the real engine', () => {
     // A classifier has no NMS to leave out: one graph serves both SDKs.
     expect(names).toContain('model.onnx');
     expect(names).not.toContain('model-raw.onnx');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'sdk.json'), 'utf8'))).toMatchObject({ task: 'classify', maxDet: null, inputW: 64, inputH: 64 });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'sdk.json'), 'utf8'))).toMatchObject({ task: 'classify', maxDet: null, inputW: 64, inputH: 64, tta: 'dihedral' });
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'labels.json'), 'utf8'))).toEqual(['disc', 'square']);
     expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('the classifier, class probabilities inside the graph');
+    // What was tested ships: the 8 views are in the one graph both SDKs run.
+    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('Test-time augmentation: `model.onnx` averages the probabilities of 8 views');
+    expect(fs.readFileSync(path.join(dir, 'model.onnx')).includes('"tta": "dihedral"')).toBe(true);
 
     const probe = path.join(work, 'probe.png');
     await fs.promises.writeFile(probe, await shapeImage(30));

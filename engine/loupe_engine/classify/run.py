@@ -16,6 +16,7 @@ from loupe_engine.models.load import load_checkpoint
 from loupe_engine.tasks import apply_task_rules
 from loupe_engine.trainer import report
 from loupe_engine import onnx_io
+from loupe_engine.tta import anti_identity, check_mode, class_probs
 
 
 def _line(kw):
@@ -71,6 +72,7 @@ def test(args):
     conf = 0.5 if args.conf is None else float(args.conf)
     if not 0 <= conf <= 1:
         raise EngineError("invalid_parameters", f"conf={conf}: must be between 0 and 1")
+    tta = check_mode(args.tta, "classify")
     if args.half and dev.type == "cuda":
         model.half()
     emit("phase", phase="testing")
@@ -80,7 +82,8 @@ def test(args):
     metrics = ClassifyMetrics(names, multi)
     results, t0 = [], time.time()
     progress = Progress("testing", len(records))
-    for n, (i, p) in enumerate(predict(model, records, ck["imgsz"], half=bool(args.half), multi_label=multi), 1):
+    for n, (i, p) in enumerate(predict(model, records, ck["imgsz"], half=bool(args.half), multi_label=multi,
+                                           tta=tta), 1):
         progress.step(n)
         r = records[i]
         out = {"image_id": r["id"], "file_name": r["file"],
@@ -99,7 +102,7 @@ def test(args):
     with open(args.out, "w") as f:
         json.dump(results, f)
     emit("artifact", kind="predictions", path=args.out)
-    summary = {"images": len(records), "conf": conf, "multi_label": multi, "inference_ms": model.ms_per_image,
+    summary = {"images": len(records), "conf": conf, "multi_label": multi, "tta": tta, "inference_ms": model.ms_per_image,
                "fps": 1000 / max(model.ms_per_image, 1e-6), "wall_s": round(time.time() - t0, 2)}
     if metrics.probs:
         res = metrics.compute(conf)
@@ -114,24 +117,27 @@ def test(args):
 
 
 class Exported(torch.nn.Module):
-    """Probabilities inside the graph: softmax over classes, or one sigmoid per class (multi-label)."""
+    """Probabilities inside the graph: softmax over classes, or one sigmoid per class (multi-label), averaged over
+    the test-time views (flips OpenCV can load, tta.py)."""
 
-    def __init__(self, model):
+    def __init__(self, model, size, tta="off"):
         super().__init__()
-        self.model = model
+        self.model, self.tta = model, tta
+        self.register_buffer("anti", anti_identity(size))
 
     def forward(self, images):
-        return self.model.probs(self.model(images))
+        return class_probs(self.model, images, self.tta, self.anti)
 
 
 def export(args):
     """Input: the letterboxed imgsz x imgsz square the model was validated on (a camera --width/--height is
     recorded, it does not change the input). Output `probs` [1, nc]."""
     conf = onnx_io.check_args(args, "classify")
+    tta = check_mode(args.tta, "classify")
     model, ck = load_checkpoint(args.model, "cpu")
     s, multi = ck["imgsz"], ck.get("multi_label", False)
-    meta = {"labels": ck["names"], "task": "classify", "imgsz": s, "multi_label": multi, "conf": conf,
+    meta = {"labels": ck["names"], "task": "classify", "imgsz": s, "multi_label": multi, "conf": conf, "tta": tta,
             "camera_width": args.width, "camera_height": args.height, "model_size": ck["size"],
             "output": "probs [1, nc]: " + ("sigmoid per class; a class is present at >= conf" if multi
                                            else "softmax over classes")}
-    onnx_io.write(Exported(model), s, s, args.out, ["probs"], meta)
+    onnx_io.write(Exported(model, s, tta), s, s, args.out, ["probs"], meta)

@@ -8,6 +8,7 @@ import torch
 from loupe_engine.classify.metrics import ClassifyMetrics
 from loupe_engine.data.dataset import EvalSet, collate
 from loupe_engine.events import check_cancel
+from loupe_engine.tta import class_probs
 
 
 def truth_of(record, multi_label):
@@ -17,8 +18,9 @@ def truth_of(record, multi_label):
     return record["label"] if record["label"] >= 0 else None
 
 
-def predict(model, records, imgsz, batch=16, half=False, criterion=None, multi_label=False):
-    """Yields (record index, probabilities (nc,)); sets model.ms_per_image and model.val_loss."""
+def predict(model, records, imgsz, batch=16, half=False, criterion=None, multi_label=False, tta="off"):
+    """Yields (record index, probabilities (nc,)); sets model.ms_per_image and model.val_loss (None with views:
+    tta, tta.py's views averaged)."""
     dl = torch.utils.data.DataLoader(EvalSet(records, (imgsz, imgsz), False), batch_size=batch, shuffle=False,
                                      collate_fn=collate, num_workers=0)
     dev = next(model.parameters()).device
@@ -31,13 +33,13 @@ def predict(model, records, imgsz, batch=16, half=False, criterion=None, multi_l
             if half and dev.type == "cuda":
                 x = x.half()
             t0 = time.perf_counter()
-            logits = model(x).float()
-            probs = model.probs(logits)
+            logits = model(x).float() if tta == "off" else None
+            probs = model.probs(logits) if logits is not None else class_probs(model, x, tta)
             t_inf += time.perf_counter() - t0
             n_img += len(imgs)
             idx = [e[0] for e in extra]
             truth = [truth_of(records[i], multi_label) for i in idx]
-            if criterion is not None and all(t is not None for t in truth):
+            if criterion is not None and logits is not None and all(t is not None for t in truth):
                 t = torch.as_tensor(np.stack(truth) if multi_label else np.array(truth), device=dev)
                 loss_sum += float(criterion(logits, t)[1].sum()) * len(idx)
                 n_loss += len(idx)

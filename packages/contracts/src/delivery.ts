@@ -49,6 +49,8 @@ export type TestParamsPath = Static<typeof TestParamsPath>;
 
 export const TtaModes = ['off', 'hflip', 'flips', 'dihedral'] as const;
 export type TtaMode = (typeof TtaModes)[number];
+/** The tasks whose views average (engine/loupe_engine/tta.py): axis-aligned boxes per anchor, classes per image. */
+export const TtaTasks: readonly string[] = ['detect', 'classify'];
 
 /** SPEC §3 test settings. */
 export const TestSettings = Type.Object({
@@ -58,9 +60,9 @@ export const TestSettings = Type.Object({
   half: Type.Boolean({ default: false }),
   agnostic: Type.Boolean({ default: false }),
   /**
-   * Test-time augmentation (axis-aligned detection only, a Loupe addition): the image in 1, 2, 4 or 8 views (flips,
-   * and 90° turns), their boxes and scores averaged per anchor. Each view costs one more inference; the exported
-   * model carries it too (engine/loupe_engine/tta.py).
+   * Test-time augmentation (TtaTasks only, a Loupe addition): the image in 1, 2, 4 or 8 views (flips, and 90°
+   * turns), a detector's boxes and scores averaged per anchor, a classifier's probabilities per image. Each view
+   * costs one more inference; the exported model carries it too (engine/loupe_engine/tta.py).
    */
   tta: Type.Enum(TtaModes, { default: 'off' }),
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { failure, parseTestSettings, type SdkType } from '@loupe/contracts';
+import { failure, parseTestSettings, TtaTasks, type SdkType } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import { packsRepo, type Pack } from '../db/packs.js';
 import type { Deps } from '../services/deps.js';
@@ -35,14 +35,20 @@ export async function runExportJob(deps: Deps, job: Job, ctx: JobContext): Promi
   }
 }
 
+/** Tasks whose graph ends in NMS (boxes, rotated boxes, OCR's text lines). */
+function isDetector(task: string): boolean {
+  return task === 'detect' || task === 'obb' || task === 'ocr';
+}
+
 /**
  * What is tested is what ships: the thresholds of the training's latest succeeded test (confidence; a detector's
  * NMS IoU and class-agnostic NMS; test-time augmentation) go into the exported model, so the SDK keeps what the
  * user saw on /test. Without a test, the engine's defaults. sdk.json and the model's metadata say which. The
  * views of test-time augmentation go into the graph with NMS; the graph without NMS (OpenCV cannot load flips)
- * names them for the Python SDK, which runs them itself.
+ * names them for the Python SDK, which runs them itself. A classifier's one graph holds its views as flips
+ * OpenCV can load.
  */
-async function testedSettings(deps: Deps, trainingId: number, detector: boolean): Promise<string[]> {
+async function testedSettings(deps: Deps, trainingId: number, task: string): Promise<string[]> {
   const run = await deps.db
     .selectFrom('test_runs')
     .select('settings')
@@ -52,7 +58,12 @@ async function testedSettings(deps: Deps, trainingId: number, detector: boolean)
     .executeTakeFirst();
   if (!run) return [];
   const s = parseTestSettings(run.settings);
-  return ['--conf', String(s.conf), ...(detector ? ['--iou', String(s.iou), ...(s.agnostic ? ['--agnostic'] : []), ...(s.tta !== 'off' ? ['--tta', s.tta] : [])] : [])];
+  const detector = isDetector(task);
+  return [
+    '--conf', String(s.conf),
+    ...(detector ? ['--iou', String(s.iou), ...(s.agnostic ? ['--agnostic'] : [])] : []),
+    ...(s.tta !== 'off' && TtaTasks.includes(task) ? ['--tta', s.tta] : []),
+  ];
 }
 
 async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string> {
@@ -61,7 +72,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
   if (!training || !best || !deps.blobs.has(best)) throw new Error(failure('weightsMissing'));
   // A link: blobs are immutable and the engine only reads the checkpoint.
   await fs.promises.symlink(deps.blobs.pathOf(best), path.join(ctx.workDir, 'best.pt'));
-  const tested = await testedSettings(deps, training.id, training.task === 'detect' || training.task === 'obb' || training.task === 'ocr');
+  const tested = await testedSettings(deps, training.id, training.task);
 
   const exportOnnx = async (out: string, extra: string[]) => {
     let summary: Record<string, unknown> = {};
@@ -91,7 +102,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
   }
 
   // A detector's NMS is what OpenCV cannot load; classifiers and segmenters have none, their model.onnx serves both SDKs.
-  const detector = training.task === 'detect' || training.task === 'obb' || training.task === 'ocr';
+  const detector = isDetector(training.task);
   const raw = detector ? path.join(ctx.workDir, 'model-raw.onnx') : null;
   // (The OCR engine writes model-raw-rec.onnx too, the recognizer again: unused.)
   const rawSummary = raw ? await exportOnnx(raw, ['--no-nms']) : {};

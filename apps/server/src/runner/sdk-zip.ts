@@ -81,6 +81,12 @@ function ttaText(tta: string, rawTta: string): string {
   return ` Test-time augmentation: \`model.onnx\` averages ${views} (one inference each); the Python SDK runs ${raw} through \`model-raw.onnx\` and averages them as the engine does.`;
 }
 
+/** A classifier's views are inside its one graph, flips OpenCV loads included: both SDKs run them. */
+function classifyTtaText(tta: string): string {
+  const views = TTA_VIEWS[tta];
+  return views ? ` Test-time augmentation: \`model.onnx\` averages the probabilities of ${views} (one inference each).` : '';
+}
+
 /** What the README says the files and outputs are, per task. */
 function taskText(info: SdkInfo): Record<string, string> {
   const measured = measureText(info);
@@ -110,7 +116,7 @@ function taskText(info: SdkInfo): Record<string, string> {
       modelFile: 'the classifier, class probabilities inside the graph (onnxruntime and OpenCV DNN: both SDKs)',
       rawRow: '',
       what: 'a result\'s `classId`',
-      output: 'Output: every class with its probability, the most probable first (`classify`). The image is letterboxed to the square the model was trained on.',
+      output: `Output: every class with its probability, the most probable first (\`classify\`). The image is letterboxed to the square the model was trained on.${classifyTtaText(info.tta)}`,
     };
   }
   return {

@@ -1,4 +1,4 @@
-import { parseTestSettings, TestSettingsDefaults, type TestRunData, type TestRunListData, type TestSettings, type TestStartBody } from '@loupe/contracts';
+import { parseTestSettings, TestSettingsDefaults, TtaTasks, type TestRunData, type TestRunListData, type TestSettings, type TestStartBody } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import type { Image } from '../../db/images.js';
 import type { Model } from '../../db/models.js';
@@ -68,7 +68,7 @@ function isUniqueViolation(e: unknown): boolean {
 /**
  * Starts a test (SPEC §8): 80066 without a succeeded training with weights, 9002 when the data changed
  * since that training, one training or test at a time per model (40001, 40004), 8005 without images, 40013
- * for test-time augmentation on a version that did not train axis-aligned boxes. Queues
+ * for test-time augmentation on a version whose task has none (TtaTasks). Queues
  * a job at the account's priority; the model shows 'testing' and the images 'unprocessed' until it ends.
  */
 export async function startTest(deps: Deps, user: User, model: Model, body: TestStartBody): Promise<TestRunData> {
@@ -79,7 +79,7 @@ export async function startTest(deps: Deps, user: User, model: Model, body: Test
   const { source, images } = await testImages(deps, model, body);
   if (images.length === 0) fail('noImagesToTest');
   const settings: TestSettings = { ...TestSettingsDefaults, ...body.settings };
-  if (settings.tta !== 'off' && training.task !== 'detect') fail('ttaNotForTask');
+  if (settings.tta !== 'off' && !TtaTasks.includes(training.task)) fail('ttaNotForTask');
   const now = deps.now();
   let runId: number;
   try {

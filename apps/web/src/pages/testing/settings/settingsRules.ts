@@ -1,4 +1,4 @@
-import { TestSettings, TestSettingsDefaults, type TestRunData, type TestSettings as Settings, type TestSource, type TestStartBody, type TrainingData } from '@loupe/contracts';
+import { TestSettings, TestSettingsDefaults, TtaTasks, type TestRunData, type TestSettings as Settings, type TestSource, type TestStartBody, type TrainingData } from '@loupe/contracts';
 
 /** The form's values: the SPEC §3 test settings plus what to test with and on. */
 export interface TestFormValues extends Settings {
@@ -19,9 +19,10 @@ export function initialValues(latest: TestRunData | undefined, versions: readonl
   return { ...TestSettingsDefaults, ...settings, trainingId, source: chosen > 0 ? 'images' : 'testSplit' };
 }
 
-/** Test-time augmentation averages views of axis-aligned boxes: versions that trained rotated boxes, classes or masks have none. */
+/** Test-time augmentation averages views of axis-aligned boxes or of classes: rotated boxes, masks and text have none. */
 export function ttaApplies(values: Pick<TestFormValues, 'trainingId'>, versions: readonly TrainingData[]): boolean {
-  return versions.find((v) => v.id === values.trainingId)?.task === 'detect';
+  const task = versions.find((v) => v.id === values.trainingId)?.task;
+  return task !== undefined && TtaTasks.includes(task);
 }
 
 /** The start body; chosen images go only with source 'images', test-time augmentation only to a version that has it. */

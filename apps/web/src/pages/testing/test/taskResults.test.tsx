@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import type { LabelData, ModelType, TestImageData, TestRunData } from '@loupe/contracts';
 import { click, renderPage } from '@/pages/auth/test/harness';
 import { training } from '@/pages/download/test/fixtures';
@@ -40,6 +40,8 @@ function open(type: ModelType, task: 'classify' | 'segment' | 'ocr', run: TestRu
     return undefined;
   });
 }
+
+const ttaHidden = () => screen.getByTestId('test-tta').closest('.ant-form-item')!.classList.contains('ant-form-item-hidden');
 
 beforeEach(() => useSession.setState({ token: 'tok' }));
 afterEach(() => {
@@ -82,6 +84,8 @@ describe('/test of a classification model', () => {
     expect(screen.getByTestId('test-page').dataset.task).toBe('classify');
     // A classifier has no NMS: its run names the confidence only.
     expect(screen.getByTestId('test-run-settings').textContent).toBe('Confidence 0.25');
+    // Its probabilities average over flipped and turned views: test-time augmentation is offered.
+    await waitFor(() => expect(ttaHidden()).toBe(false));
   });
 
   it('measures top-1, precision and recall per class, and draws the confusion matrix without background', async () => {
@@ -157,6 +161,9 @@ describe('/test of a segmentation model', () => {
       ['fp', '#00ff00', '0.4'],
     ]);
     expect(screen.getByTestId('test-legend').textContent).toContain('Filled: predicted masks');
+    // Masks have no test-time augmentation to offer.
+    await waitFor(() => expect(screen.getByTestId('version-option-11')).toBeTruthy());
+    expect(ttaHidden()).toBe(true);
   });
 
   it('measures mIoU, Dice, pixel accuracy and the IoU of each class', async () => {
