@@ -102,8 +102,9 @@ def test(args):
     with open(args.out, "w") as f:
         json.dump(results, f)
     emit("artifact", kind="predictions", path=args.out)
-    summary = {"images": len(records), "conf": conf, "multi_label": multi, "tta": tta, "inference_ms": model.ms_per_image,
-               "fps": 1000 / max(model.ms_per_image, 1e-6), "wall_s": round(time.time() - t0, 2)}
+    summary = {"images": len(records), "conf": conf, "multi_label": multi, "tta": tta,
+               "inference_ms": model.ms_per_image, "fps": 1000 / max(model.ms_per_image, 1e-6),
+               "wall_s": round(time.time() - t0, 2)}
     if metrics.probs:
         res = metrics.compute(conf)
         res.update(inference_ms=model.ms_per_image, fps=summary["fps"])

@@ -19,8 +19,8 @@ def truth_of(record, multi_label):
 
 
 def predict(model, records, imgsz, batch=16, half=False, criterion=None, multi_label=False, tta="off"):
-    """Yields (record index, probabilities (nc,)); sets model.ms_per_image and model.val_loss (None with views:
-    tta, tta.py's views averaged)."""
+    """Yields (record index, probabilities (nc,)), averaged over the views of `tta` (tta.py); sets
+    model.ms_per_image and model.val_loss (None with views)."""
     dl = torch.utils.data.DataLoader(EvalSet(records, (imgsz, imgsz), False), batch_size=batch, shuffle=False,
                                      collate_fn=collate, num_workers=0)
     dev = next(model.parameters()).device
