@@ -115,9 +115,12 @@ def class_probs(model, x, mode="off", anti=None):
     per-class sigmoid alike. A view of a whole image needs no mapping back. `anti`: flips as products with this
     anti_identity (the exported graph, see _mirror)."""
     views = [_view(x, fx, fy, tr, anti) for fx, fy, tr in VIEWS[mode]]
+    if len(views) == 1:
+        return model.probs(model(x).float())
     if anti is not None:
         # The graph runs the views as one batch: a weight used by several passes comes out of ONNX's constant
-        # folding as copies joined by Identity nodes, which OpenCV's importer rejects.
+        # folding as copies joined by Identity nodes, which OpenCV's importer rejects. The shapes are constants
+        # (model.nc), not read from the input at run time.
         p = model.probs(model(torch.cat(views)).float())
-        return p.reshape(len(views), x.shape[0], -1).mean(0)
+        return p.reshape(len(views), -1, model.nc).mean(0)
     return sum(model.probs(model(v).float()) for v in views) / len(views)
