@@ -58,9 +58,10 @@ class DetectTrainer(BaseTrainer):
         self.batch = batch = self.auto_batch(len(train), out)
         if cfg.rect:
             self.train_set = RectTrainSet(train, cfg, self.rotated, batch)
-            if cfg.transpose and self.train_set.non_square():
-                log(f"note: rect=true: {self.train_set.non_square()} of {len(train)} images are in batches that are "
-                    "not square and keep their orientation (transpose swaps width and height)")
+            kept = self.train_set.non_square() if cfg.transpose else 0
+            if kept:
+                log(f"note: rect=true: {kept} of {len(train)} images are in batches that are not square and keep "
+                    "their orientation (transpose swaps width and height)")
         else:
             self.train_set = TrainSet(train, cfg, self.rotated)
         self.train_loader = torch.utils.data.DataLoader(
