@@ -3,13 +3,14 @@ transposing). For the axis-aligned detector each view's per-anchor output is map
 image's anchor grid, and boxes and class scores are averaged anchor by anchor before thresholds and NMS.
 Averaging aligned anchors (not pooling every view's boxes into one NMS) lets agreeing views reinforce a detection
 and lets a detection that only one view sees fade; on DeepPCB it also tightened boxes (engine/BENCHMARKS.md).
-A classifier's views average its class probabilities.
+A classifier's views average its class probabilities; a segmenter's views are mapped back pixel by pixel and
+average its per-pixel probabilities.
 
 The same code runs in evaluation and inside the exported ONNX graph, so the SDK returns the engine's results (the
 detector's graph without NMS, for OpenCV, leaves the views to the Python SDK, which repeats this in numpy; the
-classifier's graph makes its flips out of products OpenCV loads). Each view costs one forward pass. Views are
-(flip x, flip y, transpose) as applied to the input; the grid of every pyramid level maps exactly because input
-sides are multiples of the largest stride."""
+classifier's and the segmenter's graphs make their flips out of products OpenCV loads). Each view costs one
+forward pass. Views are (flip x, flip y, transpose) as applied to the input; the grid of every pyramid level maps
+exactly because input sides are multiples of the largest stride."""
 import numpy as np
 import torch
 
@@ -25,7 +26,7 @@ VIEWS = {
 MODES = tuple(VIEWS)
 
 
-TASKS = ("detect", "classify")
+TASKS = ("detect", "classify", "segment")
 
 
 def check_mode(mode, task):
@@ -35,7 +36,8 @@ def check_mode(mode, task):
         raise EngineError("invalid_parameters", f"tta={mode!r}: must be one of {', '.join(MODES)}")
     if mode != "off" and task not in TASKS:
         raise EngineError("invalid_parameters", f"tta={mode}: test-time augmentation is available for "
-                                                f"axis-aligned boxes (detect) and classes (classify), not for {task}")
+                                                f"axis-aligned boxes (detect), classes (classify) and masks (segment), "
+                                                f"not for {task}")
     return mode
 
 
@@ -45,12 +47,13 @@ def anti_identity(n):
 
 
 def _mirror(x, dim, anti):
-    """x reversed along its last (-1) or second-to-last (-2) axis. With `anti` (anti_identity of that side) as a
-    product, for ONNX graphs that OpenCV's DNN module loads: it cannot load torch.flip's negative-step Slice, a
-    MatMul by a graph input or weight it can. Exact: each output is one input times 1 plus zeros."""
+    """x reversed along its last (-1) or second-to-last (-2) axis. With `anti` (the anti_identity of x's width and
+    of its height) as a product, for ONNX graphs that OpenCV's DNN module loads: it cannot load torch.flip's
+    negative-step Slice nor a Gather of many indices, a MatMul by a graph input or weight it can. Exact: each output
+    is one input times 1 plus zeros."""
     if anti is None:
         return x.flip(dim)
-    return x @ anti if dim == -1 else (x.transpose(-1, -2) @ anti).transpose(-1, -2)
+    return x @ anti[0] if dim == -1 else (x.transpose(-1, -2) @ anti[1]).transpose(-1, -2)
 
 
 def _view(x, fx, fy, tr, anti=None):
@@ -61,6 +64,15 @@ def _view(x, fx, fy, tr, anti=None):
     if fy:
         x = _mirror(x, -2, anti)
     return x
+
+
+def _unview_pixels(y, fx, fy, tr, anti=None):
+    """A view's per-pixel output -> the original image's pixels: _view undone in reverse order."""
+    if fy:
+        y = _mirror(y, -2, anti)
+    if fx:
+        y = _mirror(y, -1, anti)
+    return y.transpose(-1, -2) if tr else y
 
 
 def _unview_boxes(b, w, h, fx, fy, tr):
@@ -112,8 +124,8 @@ def predict(model, x, mode="off"):
 
 def class_probs(model, x, mode="off", anti=None):
     """A classifier's probabilities (B, nc) of square images x, averaged over the mode's views: softmax or
-    per-class sigmoid alike. A view of a whole image needs no mapping back. `anti`: flips as products with this
-    anti_identity (the exported graph, see _mirror)."""
+    per-class sigmoid alike. A view of a whole image needs no mapping back. `anti`: flips as products (the exported
+    graph, see _mirror)."""
     views = [_view(x, fx, fy, tr, anti) for fx, fy, tr in VIEWS[mode]]
     if len(views) == 1:
         return model.probs(model(x).float())
@@ -124,3 +136,22 @@ def class_probs(model, x, mode="off", anti=None):
         p = model.probs(model(torch.cat(views)).float())
         return p.reshape(len(views), -1, model.nc).mean(0)
     return sum(model.probs(model(v).float()) for v in views) / len(views)
+
+
+def pixel_probs(model, x, mode="off", anti=None):
+    """A segmenter's per-pixel probabilities (B, C, H, W) of images x, each view's mapped back onto the image's
+    pixels and averaged: softmax or per-class sigmoid alike. `anti`: flips as products (see _mirror), for the
+    exported graph of one image, whose views then run as one batch (as in class_probs) cut apart by constant
+    slices; its views keep x's shape, so transposed ones need a square input."""
+    views = VIEWS[mode]
+    if len(views) == 1:
+        return model.probs(model(x).float())
+    if anti is not None:
+        p = model.probs(model(torch.cat([_view(x, *v, anti) for v in views])).float())
+        maps = [_unview_pixels(p[i:i + 1], *v, anti) for i, v in enumerate(views)]
+    else:
+        maps = [_unview_pixels(model.probs(model(_view(x, *v)).float()), *v) for v in views]
+    total = maps[0]
+    for m in maps[1:]:
+        total = total + m
+    return total / len(views)

@@ -112,7 +112,7 @@ def test_test_time_views_average_probabilities(tmp_path):
             want = class_probs(model, x, mode)
             for v in views:
                 torch.testing.assert_close(class_probs(model, v, mode), want, rtol=1e-4, atol=1e-5)
-            torch.testing.assert_close(class_probs(model, x, mode, anti_identity(64)), want, rtol=0, atol=1e-6)
+            torch.testing.assert_close(class_probs(model, x, mode, (anti_identity(64),) * 2), want, rtol=0, atol=1e-6)
         torch.onnx.export(Exported(model, 64, "dihedral").eval(), x, str(tmp_path / "c.onnx"), opset_version=17,
                           input_names=["images"], output_names=["probs"], do_constant_folding=True)
     net = cv2.dnn.readNetFromONNX(str(tmp_path / "c.onnx"))

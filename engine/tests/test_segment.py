@@ -80,6 +80,93 @@ def test_onnx_in_opencv_matches_pytorch(seg_run, seg_data, tmp_path):
     assert (classes[0] == want[0].argmax(0)).mean() > 0.999  # ties at 1e-7 may flip a pixel
 
 
+def _random_segmenter(overlap=True):
+    """Random weights far from symmetric, with batch-norm statistics of their own (as trained layers have; equal
+    ones would come out of the ONNX export as Identity nodes OpenCV cannot load)."""
+    from loupe_engine.models.segmenter import Segmenter
+    torch.manual_seed(0)
+    model = Segmenter(2, "p", overlap=overlap).eval()
+    for p in model.parameters():
+        if p.dim() > 1:
+            torch.nn.init.kaiming_normal_(p)
+    for m in model.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.1, 0.1)
+            m.running_var.uniform_(0.5, 1.5)
+    return model
+
+
+def _ramps(h, w):
+    """An image no flip or turn leaves as it is."""
+    rx, ry = torch.linspace(0, 1, w), torch.linspace(0, 1, h)[:, None]
+    return torch.stack([rx.expand(h, w), ry.expand(h, w), (ry * rx).sqrt()])[None]
+
+
+def test_test_time_views_average_pixel_probabilities(tmp_path):
+    """A segmenter's views, mapped back pixel by pixel, average its probabilities: the result of a mirrored or
+    turned image is the image's own, mirrored or turned. The exported graph's flips (products OpenCV loads) give the
+    same numbers in OpenCV DNN, for a square input with all 8 views and for a wide one with the 4 flips."""
+    from loupe_engine.segment.run import Exported
+    from loupe_engine.tta import anti_identity, pixel_probs
+    x = _ramps(64, 64)
+    with torch.no_grad():
+        for overlap in (True, False):
+            model = _random_segmenter(overlap)
+            one = pixel_probs(model, x)
+            assert (one.flip(-1) - pixel_probs(model, x.flip(-1))).abs().max() > 0.05  # one view is not symmetric
+            for mode, turns in (("hflip", [lambda t: t.flip(-1)]),
+                                ("flips", [lambda t: t.flip(-1), lambda t: t.flip(-2)]),
+                                ("dihedral", [lambda t: t.flip(-1), lambda t: t.flip(-2),
+                                              lambda t: t.transpose(-1, -2)])):
+                want = pixel_probs(model, x, mode)
+                for turn in turns:
+                    torch.testing.assert_close(pixel_probs(model, turn(x), mode), turn(want), rtol=1e-4, atol=1e-5)
+                anti = (anti_identity(64),) * 2
+                torch.testing.assert_close(pixel_probs(model, x, mode, anti), want, rtol=0, atol=1e-6)
+        model = _random_segmenter()
+        wide = _ramps(64, 96)
+        for shape, mode in ((x, "dihedral"), (wide, "flips")):
+            h, w = shape.shape[-2:]
+            want = pixel_probs(model, shape, mode)
+            torch.onnx.export(Exported(model, w, h, mode).eval(), shape, str(tmp_path / "s.onnx"), opset_version=17,
+                              input_names=["images"], output_names=["probs", "classes"], do_constant_folding=True)
+            net = cv2.dnn.readNetFromONNX(str(tmp_path / "s.onnx"))
+            net.setInput(shape.numpy())
+            probs, classes = net.forward(["probs", "classes"])
+            assert probs.shape == (1, 3, h, w) and np.abs(probs - want.numpy()).max() < 1e-5
+            assert (classes[0] == want[0].argmax(0).numpy()).mean() > 0.999
+
+
+def test_test_and_export_take_tta(seg_run, seg_data, tmp_path):
+    """test --tta averages the views per pixel; export puts them into the graph, which OpenCV DNN loads; a wide
+    camera input keeps the 4 flips of dihedral and says so."""
+    from loupe_engine.data.augment import letterbox
+    from loupe_engine.models.load import load_checkpoint
+    from loupe_engine.tta import pixel_probs
+    best = f"{seg_run[0]}/best.pt"
+    model, _ = load_checkpoint(best)
+    _, events, _ = run("test", "--model", best, "--data", f"{seg_data}/val.json", "--images", f"{seg_data}/images",
+                       "--out", tmp_path / "p.json", "--conf", "0.3", "--tta", "dihedral")
+    s = events[-1]["summary"]
+    assert s["tta"] == "dihedral" and s["mIoU"] > 0.3
+    img, _, _ = letterbox(cv2.imread(f"{seg_data}/images/s003.png"), (64, 64))
+    x = torch.from_numpy(np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255)
+    with torch.no_grad():
+        want = pixel_probs(model, x, "dihedral").numpy()
+    _, events, _ = run("export", "--model", best, "--tta", "dihedral", "--out", tmp_path / "s.onnx")
+    blob = (tmp_path / "s.onnx").read_bytes()
+    assert events[-1]["summary"]["tta"] == "dihedral" and b'"tta": "dihedral"' in blob and b"MatMul" in blob
+    net = cv2.dnn.readNetFromONNX(str(tmp_path / "s.onnx"))
+    net.setInput(x.numpy())
+    assert np.abs(net.forward("probs") - want).max() < 1e-4
+    _, events, err = run("export", "--model", best, "--tta", "dihedral", "--width", 1280, "--height", 480,
+                         "--out", tmp_path / "w.onnx")
+    s = events[-1]["summary"]
+    assert (s["input_width"], s["input_height"], s["tta"]) == (64, 32, "flips")
+    assert "tta=dihedral needs a square input" in err
+    assert b'"tta": "flips"' in (tmp_path / "w.onnx").read_bytes()
+
+
 def test_overlap_mask_rules():
     from loupe_engine.segment.data import rasterize
     big = [np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32)]
@@ -177,3 +264,12 @@ def test_measure_predicted_masks_with_tolerances(seg_run, seg_data, tmp_path):
     px = json.load(open(tmp_path / "px.json"))["images"][0]["objects"][0]["measure"]
     assert mm["area"] == pytest.approx(px["area"] * 0.25, abs=1e-3)
     assert mm["major_axis"] == pytest.approx(px["major_axis"] * 0.5, abs=1e-3) and mm["angle"] == px["angle"]
+    # --tta measures the instances of the averaged views: those `test --tta` finds
+    data = ("--data", f"{seg_data}/val.json", "--images", f"{seg_data}/images", "--tta", "dihedral")
+    run("measure", "--model", f"{seg_run[0]}/best.pt", *data, "--out", tmp_path / "tta.json")
+    run("test", "--model", f"{seg_run[0]}/best.pt", *data, "--conf", 0.5, "--out", tmp_path / "t.json")
+    by_test = sorted((p["image_id"], p["measure"]["area"], p["measure"]["angle"])
+                     for p in json.load(open(tmp_path / "t.json")))
+    by_measure = sorted((im["image_id"], o["measure"]["area"], o["measure"]["angle"])
+                        for im in json.load(open(tmp_path / "tta.json"))["images"] for o in im["objects"])
+    assert by_test and by_measure == by_test

@@ -94,8 +94,9 @@ def test_modes_are_checked():
         check_mode("rotate", "detect")
     with pytest.raises(EngineError, match="not for obb"):
         check_mode("hflip", "obb")
-    with pytest.raises(EngineError, match="not for segment"):
-        check_mode("hflip", "segment")
+    assert check_mode("hflip", "segment") == "hflip"
+    with pytest.raises(EngineError, match="not for ocr"):
+        check_mode("hflip", "ocr")
 
 
 def test_test_and_export_take_tta(det_run, det_data, tmp_path):

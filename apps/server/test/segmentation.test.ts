@@ -109,10 +109,12 @@ describe('a segmentation model on the real engine', () => {
     expect(d.evaluation!.per_class.disc).toHaveProperty('IoU');
   }, 60_000);
 
-  it('tests the test split: instances as polygons, matched to the drawn shapes, with the engine’s mIoU', async () => {
-    tested = await testRun(t.app, token, m.model.id);
+  it('tests the test split with 8 views: instances as polygons, matched to the drawn shapes, with the engine’s mIoU', async () => {
+    // Test-time augmentation averages a segmenter's probabilities over the image's flips and turns, pixel by pixel.
+    tested = await testRun(t.app, token, m.model.id, { settings: { tta: 'dihedral' } });
     expect(tested.status, tested.error ?? '').toBe('succeeded');
-    expect(tested.summary).toMatchObject({ images: 6 });
+    expect(tested.summary).toMatchObject({ images: 6, tta: 'dihedral' });
+    expect(tested.settings.tta).toBe('dihedral');
     expect(tested.summary).toHaveProperty('mIoU');
     expect(tested.summary).toHaveProperty('pixel_accuracy');
     const { items } = await runImages(t.app, token, m.model.id, tested.id);
@@ -141,7 +143,7 @@ describe('a segmentation model on the real engine', () => {
     expect(shown.data.convertible).toBe(true);
   }, 40_000);
 
-  it('exports an SDK whose Node and Python examples find the test’s instances', async () => {
+  it('exports an SDK whose Node and Python examples find the test’s instances, views included', async () => {
     const r = await call<PackStatusData>(t.app, 'POST', '/api/train/modelPack', { modelId: m.model.id, kind: 'sdk', sdkType: 'cpu', inputW: 64, inputH: 64, maxDet: 1, rotated: false }, { token });
     expect(r.code, r.message).toBe(0);
     const done = await waitForPack(t.app, token, m.model.id, 'sdk');
@@ -150,7 +152,10 @@ describe('a segmentation model on the real engine', () => {
     const dir = path.join(work, 'sdk');
     const names = await unzip(zip.rawPayload, dir);
     expect(names).not.toContain('model-raw.onnx');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'sdk.json'), 'utf8'))).toMatchObject({ task: 'segment', maxDet: null });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'sdk.json'), 'utf8'))).toMatchObject({ task: 'segment', maxDet: null, tta: 'dihedral' });
+    // What was tested ships: the 8 views are in the one graph both SDKs run.
+    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('Test-time augmentation: `model.onnx` averages the per-pixel probabilities, mapped back onto the image, of 8 views');
+    expect(fs.readFileSync(path.join(dir, 'model.onnx')).includes('"tta": "dihedral"')).toBe(true);
 
     const { items } = await runImages(t.app, token, m.model.id, tested.id);
     const img = items.find((i) => i.predictions.length > 0)!;

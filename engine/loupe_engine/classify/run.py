@@ -127,7 +127,7 @@ class Exported(torch.nn.Module):
         self.register_buffer("anti", anti_identity(size))
 
     def forward(self, images):
-        return class_probs(self.model, images, self.tta, self.anti)
+        return class_probs(self.model, images, self.tta, (self.anti, self.anti))
 
 
 def export(args):

@@ -15,6 +15,7 @@ from loupe_engine.events import EngineError, emit, log
 from loupe_engine.measure.fields import measure_polygon, measure_rbox, rounded
 from loupe_engine.measure.tolerance import judge_image, parse_tolerances
 from loupe_engine.models.load import load_checkpoint
+from loupe_engine.tta import check_mode
 
 IMAGE_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".mpo", ".webp")
 
@@ -57,11 +58,11 @@ def _from_labels(args, scale):
     return records, list(names.values()), objects
 
 
-def _from_segment(model, ck, records, conf, scale):
+def _from_segment(model, ck, records, conf, scale, tta):
     from loupe_engine.segment import instances as inst
     from loupe_engine.segment.val import predict
     cat_ids, out = ck.get("cat_ids") or {}, [None] * len(records)
-    for i, probs, _, ratio, _ in predict(model, records, ck["imgsz"]):
+    for i, probs, _, ratio, _ in predict(model, records, ck["imgsz"], tta=tta):
         r = records[i]
         planes = inst.upsample(probs, r["width"], r["height"])
         out[i] = [{"category_id": cat_ids.get(o["cls"], o["cls"] + 1), "label": ck["names"][o["cls"]],
@@ -71,10 +72,10 @@ def _from_segment(model, ck, records, conf, scale):
     return out
 
 
-def _from_boxes(model, ck, records, conf, iou, scale):
+def _from_boxes(model, ck, records, conf, iou, scale, tta):
     from loupe_engine.trainer.validate import predict_batches
     rotated, cat_ids, out = ck["task"] == "obb", ck.get("cat_ids") or {}, [None] * len(records)
-    for i, pred in predict_batches(model, records, ck["imgsz"], rotated, conf=conf, iou=iou):
+    for i, pred in predict_batches(model, records, ck["imgsz"], rotated, conf=conf, iou=iou, tta=tta):
         objs = []
         for p in pred.tolist():
             if rotated:
@@ -106,6 +107,7 @@ def measure(args):
         model, ck = load_checkpoint(args.model, dev)
         if ck["task"] not in ("segment", "obb", "detect"):
             raise EngineError("invalid_task", f"measure needs a segment, obb or detect model, not {ck['task']}")
+        tta = check_mode(getattr(args, "tta", None), ck["task"])
         names = ck["names"]
         if args.data:
             if not args.images:
@@ -119,8 +121,8 @@ def measure(args):
         else:
             records = _folder_records(args.images)
         check_images(records, keep=False)
-        objects = (_from_segment(model, ck, records, conf, scale) if ck["task"] == "segment"
-                   else _from_boxes(model, ck, records, conf, iou, scale))
+        objects = (_from_segment(model, ck, records, conf, scale, tta) if ck["task"] == "segment"
+                   else _from_boxes(model, ck, records, conf, iou, scale, tta))
         source = f"model {os.path.basename(args.model)} ({ck['task']})"
     else:
         if not args.data:

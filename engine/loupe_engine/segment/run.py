@@ -16,6 +16,7 @@ from loupe_engine.segment.metrics import SegMetrics
 from loupe_engine.segment.train import SegmentTrainer
 from loupe_engine.segment.val import evaluate, predict
 from loupe_engine.tasks import apply_task_rules
+from loupe_engine.tta import anti_identity, check_mode, pixel_probs
 from loupe_engine.trainer import report
 
 
@@ -54,7 +55,8 @@ def train(args):
 def test(args):
     """COCO results, one per instance: image_id, category_id, score, bbox, area (pixels), segmentation
     (polygons, or RLE with --masks rle) and measure (the measurement fields in pixels). With ground truth:
-    mIoU, Dice, per-class IoU and pixel accuracy at the model's resolution."""
+    mIoU, Dice, per-class IoU and pixel accuracy at the model's resolution. --tta averages the probabilities of
+    the image's views, pixel by pixel."""
     missing = [f"--{k} is required" for k in ("data", "images") if not getattr(args, k, None)]
     if missing:
         raise EngineError("missing_argument", "; ".join(missing))
@@ -62,6 +64,7 @@ def test(args):
     if not 0 <= conf <= 1:
         raise EngineError("invalid_parameters", f"conf={conf}: must be between 0 and 1")
     masks = getattr(args, "masks", None) or "polygon"
+    tta = check_mode(args.tta, "segment")
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model, ck = load_checkpoint(args.model, dev)
     if args.half and dev.type == "cuda":
@@ -74,7 +77,8 @@ def test(args):
     cat_ids = ck.get("cat_ids") or {}
     results, t0 = [], time.time()
     progress = Progress("testing", len(records))
-    for n, (i, probs, target, ratio, _) in enumerate(predict(model, records, ck["imgsz"], half=bool(args.half)), 1):
+    for n, (i, probs, target, ratio, _) in enumerate(predict(model, records, ck["imgsz"], half=bool(args.half),
+                                                                           tta=tta), 1):
         progress.step(n)
         r = records[i]
         if metrics is not None:
@@ -90,7 +94,7 @@ def test(args):
     with open(args.out, "w") as f:
         json.dump(results, f)
     emit("artifact", kind="predictions", path=args.out)
-    summary = {"images": len(records), "instances": len(results), "conf": conf, "masks": masks,
+    summary = {"images": len(records), "instances": len(results), "conf": conf, "masks": masks, "tta": tta,
                "inference_ms": model.ms_per_image, "fps": 1000 / max(model.ms_per_image, 1e-6),
                "wall_s": round(time.time() - t0, 2)}
     if metrics is not None:
@@ -106,15 +110,19 @@ def test(args):
 
 
 class Exported(torch.nn.Module):
-    """Probabilities inside the graph at the input size; with overlap_mask=true also the class map (argmax,
-    0 = background)."""
+    """Probabilities inside the graph at the input size (w x h), averaged over the test-time views (flips OpenCV
+    can load, tta.py); with overlap_mask=true also the class map (argmax, 0 = background)."""
 
-    def __init__(self, model):
+    def __init__(self, model, w, h, tta="off"):
         super().__init__()
-        self.model = model
+        self.model, self.tta, self.square = model, tta, w == h
+        self.register_buffer("anti_w", anti_identity(w))
+        if not self.square:  # an equal copy would come out of the export as an Identity node OpenCV rejects
+            self.register_buffer("anti_h", anti_identity(h))
 
     def forward(self, images):
-        probs = self.model.probs(self.model(images))
+        anti = (self.anti_w, self.anti_w if self.square else self.anti_h)
+        probs = pixel_probs(self.model, images, self.tta, anti)
         if self.model.overlap:
             return probs, probs.argmax(1).to(torch.float32)
         return probs
@@ -122,16 +130,22 @@ class Exported(torch.nn.Module):
 
 def export(args):
     """Input: letterboxed imgsz square, or the camera --width/--height scaled so its long side is imgsz (multiples
-    of 32; the network is fully convolutional)."""
+    of 32; the network is fully convolutional). --tta puts the views into the graph; a wide input keeps the 4
+    flips of dihedral (its views run as one batch of one shape)."""
     conf = onnx_io.check_args(args, "segment")
+    tta = check_mode(args.tta, "segment")
     model, ck = load_checkpoint(args.model, "cpu")
     s = ck["imgsz"]
     w, h = input_size(int(args.width), int(args.height), s) if args.width and args.height else (s, s)
+    if tta == "dihedral" and w != h:
+        log(f"note: tta=dihedral needs a square input to run transposed views in this graph ({w}x{h}); "
+            "it averages the 4 flips")
+        tta = "flips"
     overlap = model.overlap
     outputs = ["probs", "classes"] if overlap else ["probs"]
-    meta = {"labels": ck["names"], "task": "segment", "imgsz": s, "overlap_mask": overlap, "conf": conf,
+    meta = {"labels": ck["names"], "task": "segment", "imgsz": s, "overlap_mask": overlap, "conf": conf, "tta": tta,
             "camera_width": args.width, "camera_height": args.height, "model_size": ck["size"],
             "output": ("probs [1, nc+1, H, W] softmax, channel 0 = background; classes [1, H, W] float class "
                        "index, 0 = background" if overlap else
                        "probs [1, nc, H, W] sigmoid per class; a pixel belongs to a class at >= conf")}
-    onnx_io.write(Exported(model), h, w, args.out, outputs, meta)
+    onnx_io.write(Exported(model, w, h, tta), h, w, args.out, outputs, meta)

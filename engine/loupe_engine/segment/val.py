@@ -8,6 +8,7 @@ import torch
 from loupe_engine.events import check_cancel
 from loupe_engine.segment.data import SegEvalSet, collate
 from loupe_engine.segment.metrics import SegMetrics
+from loupe_engine.tta import pixel_probs
 
 
 def content(ratio, pad, record):
@@ -15,9 +16,9 @@ def content(ratio, pad, record):
     return pad[1], pad[0], int(round(record["height"] * ratio)), int(round(record["width"] * ratio))
 
 
-def predict(model, records, imgsz, batch=8, half=False, criterion=None):
+def predict(model, records, imgsz, batch=8, half=False, criterion=None, tta="off"):
     """Yields (record index, probabilities (C, h, w) and label map of the image area at model resolution,
-    ratio, pad); sets model.ms_per_image and model.val_loss."""
+    ratio, pad), averaged over the views of `tta` (tta.py); sets model.ms_per_image and model.val_loss."""
     ds = SegEvalSet(records, (imgsz, imgsz), model.nc, model.overlap)
     dl = torch.utils.data.DataLoader(ds, batch_size=batch, shuffle=False, collate_fn=collate, num_workers=0)
     dev = next(model.parameters()).device
@@ -30,11 +31,11 @@ def predict(model, records, imgsz, batch=8, half=False, criterion=None):
             if half and dev.type == "cuda":
                 x = x.half()
             t0 = time.perf_counter()
-            logits = model(x).float()
-            probs = model.probs(logits)
+            logits = model(x).float() if tta == "off" else None
+            probs = model.probs(logits) if logits is not None else pixel_probs(model, x, tta)
             t_inf += time.perf_counter() - t0
             n_img += len(imgs)
-            if criterion is not None:
+            if criterion is not None and logits is not None:
                 parts = criterion(logits, targets.to(dev))[1].cpu() * len(imgs)
                 loss_sum = parts if loss_sum is None else loss_sum + parts
                 n_loss += len(imgs)

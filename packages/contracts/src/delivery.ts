@@ -49,8 +49,11 @@ export type TestParamsPath = Static<typeof TestParamsPath>;
 
 export const TtaModes = ['off', 'hflip', 'flips', 'dihedral'] as const;
 export type TtaMode = (typeof TtaModes)[number];
-/** The tasks whose views average (engine/loupe_engine/tta.py): axis-aligned boxes per anchor, classes per image. */
-export const TtaTasks: readonly string[] = ['detect', 'classify'];
+/**
+ * The tasks whose views average (engine/loupe_engine/tta.py): axis-aligned boxes per anchor, classes per image,
+ * masks per pixel.
+ */
+export const TtaTasks: readonly string[] = ['detect', 'classify', 'segment'];
 
 /** SPEC §3 test settings. */
 export const TestSettings = Type.Object({
@@ -61,7 +64,8 @@ export const TestSettings = Type.Object({
   agnostic: Type.Boolean({ default: false }),
   /**
    * Test-time augmentation (TtaTasks only, a Loupe addition): the image in 1, 2, 4 or 8 views (flips, and 90°
-   * turns), a detector's boxes and scores averaged per anchor, a classifier's probabilities per image. Each view
+   * turns), a detector's boxes and scores averaged per anchor, a classifier's probabilities per image, a segmenter's
+   * per pixel. Each view
    * costs one more inference; the exported model carries it too (engine/loupe_engine/tta.py).
    */
   tta: Type.Enum(TtaModes, { default: 'off' }),

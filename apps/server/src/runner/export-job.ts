@@ -45,8 +45,8 @@ function isDetector(task: string): boolean {
  * NMS IoU and class-agnostic NMS; test-time augmentation) go into the exported model, so the SDK keeps what the
  * user saw on /test. Without a test, the engine's defaults. sdk.json and the model's metadata say which. The
  * views of test-time augmentation go into the graph with NMS; the graph without NMS (OpenCV cannot load flips)
- * names them for the Python SDK, which runs them itself. A classifier's one graph holds its views as flips
- * OpenCV can load.
+ * names them for the Python SDK, which runs them itself. A classifier's or segmenter's one graph holds its views
+ * as flips OpenCV can load.
  */
 async function testedSettings(deps: Deps, trainingId: number, task: string): Promise<string[]> {
   const run = await deps.db

@@ -67,10 +67,12 @@ function measureText(info: SdkInfo): Record<string, string> | null {
     output:
       `Measurement (MEASURE model, ${segment ? 'objects of the predicted masks' : 'rotated boxes'}): each object's area, major and minor axis, ` +
       `major-axis angle (degrees, 0–180, clockwise from +x) and centroid, as the platform measures them (\`px\`, and \`mm\` when calibrated), ` +
-      `and the image's count. ${scale} ${judged}`,
+      `and the image's count. ${scale} ${judged}${segment ? graphTtaText(info.tta, PIXEL_PROBS) : ''}`,
   };
 }
 
+/** What a segmenter's views average. */
+const PIXEL_PROBS = 'the per-pixel probabilities, mapped back onto the image,';
 const TTA_VIEWS: Record<string, string> = { hflip: '2 views: the image and its mirror', flips: '4 views: the image flipped left-right, upside down and both', dihedral: '8 views: the image flipped and turned by 90°' };
 
 /** The README's sentences on test-time augmentation, when the tested settings had it. */
@@ -81,10 +83,13 @@ function ttaText(tta: string, rawTta: string): string {
   return ` Test-time augmentation: \`model.onnx\` averages ${views} (one inference each); the Python SDK runs ${raw} through \`model-raw.onnx\` and averages them as the engine does.`;
 }
 
-/** A classifier's views are inside its one graph, flips OpenCV loads included: both SDKs run them. */
-function classifyTtaText(tta: string): string {
+/**
+ * A classifier's or segmenter's views are inside its one graph, flips OpenCV loads included: both SDKs run them.
+ * `what`: what is averaged.
+ */
+function graphTtaText(tta: string, what: string): string {
   const views = TTA_VIEWS[tta];
-  return views ? ` Test-time augmentation: \`model.onnx\` averages the probabilities of ${views} (one inference each).` : '';
+  return views ? ` Test-time augmentation: \`model.onnx\` averages ${what} of ${views} (one inference each).` : '';
 }
 
 /** What the README says the files and outputs are, per task. */
@@ -116,14 +121,14 @@ function taskText(info: SdkInfo): Record<string, string> {
       modelFile: 'the classifier, class probabilities inside the graph (onnxruntime and OpenCV DNN: both SDKs)',
       rawRow: '',
       what: 'a result\'s `classId`',
-      output: `Output: every class with its probability, the most probable first (\`classify\`). The image is letterboxed to the square the model was trained on.${classifyTtaText(info.tta)}`,
+      output: `Output: every class with its probability, the most probable first (\`classify\`). The image is letterboxed to the square the model was trained on.${graphTtaText(info.tta, 'the probabilities')}`,
     };
   }
   return {
     modelFile: 'the segmenter, per-pixel class probabilities inside the graph (onnxruntime and OpenCV DNN: both SDKs)',
     rawRow: '',
     what: 'an instance\'s `classId` (class map value = classId + 1, 0 = background)',
-    output: 'Output (`segment`): the class of every pixel of the image and its objects (connected regions of one class: box, area, outline, mean probability).',
+    output: `Output (\`segment\`): the class of every pixel of the image and its objects (connected regions of one class: box, area, outline, mean probability).${graphTtaText(info.tta, PIXEL_PROBS)}`,
   };
 }
 

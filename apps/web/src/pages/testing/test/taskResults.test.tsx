@@ -161,9 +161,9 @@ describe('/test of a segmentation model', () => {
       ['fp', '#00ff00', '0.4'],
     ]);
     expect(screen.getByTestId('test-legend').textContent).toContain('Filled: predicted masks');
-    // Masks have no test-time augmentation to offer.
+    // A segmenter averages its masks' probabilities over the views, pixel by pixel.
     await waitFor(() => expect(screen.getByTestId('version-option-11')).toBeTruthy());
-    expect(ttaHidden()).toBe(true);
+    await waitFor(() => expect(ttaHidden()).toBe(false));
   });
 
   it('measures mIoU, Dice, pixel accuracy and the IoU of each class', async () => {
@@ -214,5 +214,8 @@ describe('/test of an OCR model', () => {
     await click('test-result-401');
     const texts = (await screen.findAllByTestId('test-viewer-text')).map((t) => t.textContent);
     expect(texts).toEqual(['LOT 42', 'EXP 2O27', 'LOT 42', 'EXP 2027']);
+    // Mirrored text is not text: no test-time augmentation.
+    expect(screen.getByTestId('version-option-11')).toBeTruthy();
+    expect(ttaHidden()).toBe(true);
   });
 });
