@@ -56,6 +56,19 @@ def _mirror(x, dim, anti):
     return x @ anti[0] if dim == -1 else (x.transpose(-1, -2) @ anti[1]).transpose(-1, -2)
 
 
+def _views(x, mode, anti=None):
+    """The mode's views of x, in VIEWS order. Parts views share (a transpose, a mirror) are made once: 6 flips
+    for dihedral's 8 views instead of 8, which counts where each flip is a product (`anti`)."""
+    parts = {}
+
+    def part(tr, fx):
+        if (tr, fx) not in parts:
+            parts[tr, fx] = _mirror(part(tr, 0), -1, anti) if fx else (x.transpose(-1, -2) if tr else x)
+        return parts[tr, fx]
+
+    return [_mirror(part(tr, fx), -2, anti) if fy else part(tr, fx) for fx, fy, tr in VIEWS[mode]]
+
+
 def _view(x, fx, fy, tr, anti=None):
     if tr:
         x = x.transpose(-1, -2)
@@ -126,7 +139,7 @@ def class_probs(model, x, mode="off", anti=None):
     """A classifier's probabilities (B, nc) of square images x, averaged over the mode's views: softmax or
     per-class sigmoid alike. A view of a whole image needs no mapping back. `anti`: flips as products (the exported
     graph, see _mirror)."""
-    views = [_view(x, fx, fy, tr, anti) for fx, fy, tr in VIEWS[mode]]
+    views = _views(x, mode, anti)
     if len(views) == 1:
         return model.probs(model(x).float())
     if anti is not None:
@@ -138,19 +151,21 @@ def class_probs(model, x, mode="off", anti=None):
     return sum(model.probs(model(v).float()) for v in views) / len(views)
 
 
-def pixel_probs(model, x, mode="off", anti=None):
+def pixel_probs(model, x, mode="off", anti=None, anti_low=None):
     """A segmenter's per-pixel probabilities (B, C, H, W) of images x, each view's mapped back onto the image's
-    pixels and averaged: softmax or per-class sigmoid alike. `anti`: flips as products (see _mirror), for the
-    exported graph of one image, whose views then run as one batch (as in class_probs) cut apart by constant
-    slices; its views keep x's shape, so transposed ones need a square input."""
+    pixels and averaged: softmax or per-class sigmoid alike. `anti` and `anti_low`: flips as products (see
+    _mirror) of sides W, H and of W/4, H/4, for the exported graph of one image. Its views run as one batch (as in
+    class_probs), cut apart by constant slices and mapped back at the head's stride 4, where a flip costs a
+    sixteenth: exact, since bilinear upsampling by a whole factor commutes with flips and transposes. Its views
+    keep x's shape, so transposed ones need a square input."""
     views = VIEWS[mode]
     if len(views) == 1:
         return model.probs(model(x).float())
     if anti is not None:
-        p = model.probs(model(torch.cat([_view(x, *v, anti) for v in views])).float())
-        maps = [_unview_pixels(p[i:i + 1], *v, anti) for i, v in enumerate(views)]
-    else:
-        maps = [_unview_pixels(model.probs(model(_view(x, *v)).float()), *v) for v in views]
+        low = model.logits_low(torch.cat(_views(x, mode, anti))).float()
+        low = torch.cat([_unview_pixels(low[i:i + 1], *v, anti_low) for i, v in enumerate(views)])
+        return model.probs(model.upsample(low, x)).mean(0, keepdim=True)
+    maps = [_unview_pixels(model.probs(model(v).float()), *view) for v, view in zip(_views(x, mode), views)]
     total = maps[0]
     for m in maps[1:]:
         total = total + m

@@ -121,8 +121,8 @@ def test_test_time_views_average_pixel_probabilities(tmp_path):
                 want = pixel_probs(model, x, mode)
                 for turn in turns:
                     torch.testing.assert_close(pixel_probs(model, turn(x), mode), turn(want), rtol=1e-4, atol=1e-5)
-                anti = (anti_identity(64),) * 2
-                torch.testing.assert_close(pixel_probs(model, x, mode, anti), want, rtol=0, atol=1e-6)
+                anti, low = (anti_identity(64),) * 2, (anti_identity(16),) * 2
+                torch.testing.assert_close(pixel_probs(model, x, mode, anti, low), want, rtol=0, atol=1e-6)
         model = _random_segmenter()
         wide = _ramps(64, 96)
         for shape, mode in ((x, "dihedral"), (wide, "flips")):

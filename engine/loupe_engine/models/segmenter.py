@@ -32,12 +32,21 @@ class Segmenter(nn.Module):
 
     def forward(self, x):
         """Logits (B, nout, H, W) at the input size."""
+        return self.upsample(self.logits_low(x), x)
+
+    def logits_low(self, x):
+        """Logits (B, nout, H/4, W/4) at the head's stride 4."""
         y = run_backbone(self.backbone, x)
         p2, p3, p4, p5 = (y[FEATURES[k]] for k in ("p2", "p3", "p4", "p5"))
         t = self.up4(torch.cat([_up(p5, p4), p4], 1))
         t = self.up3(torch.cat([_up(t, p3), p3], 1))
         t = self.up2(torch.cat([_up(t, p2), p2], 1))
-        return F.interpolate(self.head(t), size=x.shape[2:], mode="bilinear", align_corners=False)
+        return self.head(t)
+
+    @staticmethod
+    def upsample(logits, x):
+        """Stride-4 logits -> the size of input x (bilinear)."""
+        return F.interpolate(logits, size=x.shape[2:], mode="bilinear", align_corners=False)
 
     def probs(self, logits):
         return logits.softmax(1) if self.overlap else logits.sigmoid()

@@ -115,14 +115,15 @@ class Exported(torch.nn.Module):
 
     def __init__(self, model, w, h, tta="off"):
         super().__init__()
-        self.model, self.tta, self.square = model, tta, w == h
-        self.register_buffer("anti_w", anti_identity(w))
-        if not self.square:  # an equal copy would come out of the export as an Identity node OpenCV rejects
-            self.register_buffer("anti_h", anti_identity(h))
+        self.model, self.tta, self.sides = model, tta, (w, h, w // 4, h // 4)
+        # one flip matrix per side length (an equal copy would come out of the export as an Identity node OpenCV
+        # rejects): the input's sides, and the quarter sides the views are mapped back at
+        for n in set(self.sides):
+            self.register_buffer(f"anti_{n}", anti_identity(n))
 
     def forward(self, images):
-        anti = (self.anti_w, self.anti_w if self.square else self.anti_h)
-        probs = pixel_probs(self.model, images, self.tta, anti)
+        w, h, w4, h4 = (getattr(self, f"anti_{n}") for n in self.sides)
+        probs = pixel_probs(self.model, images, self.tta, (w, h), (w4, h4))
         if self.model.overlap:
             return probs, probs.argmax(1).to(torch.float32)
         return probs
