@@ -69,18 +69,9 @@ def _views(x, mode, anti=None):
     return [_mirror(part(tr, fx), -2, anti) if fy else part(tr, fx) for fx, fy, tr in VIEWS[mode]]
 
 
-def _view(x, fx, fy, tr, anti=None):
-    if tr:
-        x = x.transpose(-1, -2)
-    if fx:
-        x = _mirror(x, -1, anti)
-    if fy:
-        x = _mirror(x, -2, anti)
-    return x
-
-
 def _unview_pixels(y, fx, fy, tr, anti=None):
-    """A view's per-pixel output -> the original image's pixels: _view undone in reverse order."""
+    """A view's per-pixel output -> the original image's pixels: the view's transpose, x and y flips undone in
+    reverse order."""
     if fy:
         y = _mirror(y, -2, anti)
     if fx:
@@ -123,8 +114,7 @@ def predict(model, x, mode="off"):
     if len(views) == 1:
         return decode(model(x), model.stride)
     box_sum = score_sum = None
-    for fx, fy, tr in views:
-        view = _view(x, fx, fy, tr)
+    for (fx, fy, tr), view in zip(views, _views(x, mode)):
         out = model(view)
         boxes, scores = decode(out, model.stride)
         h, w = view.shape[-2:]
@@ -166,7 +156,4 @@ def pixel_probs(model, x, mode="off", anti=None, anti_low=None):
         low = torch.cat([_unview_pixels(low[i:i + 1], *v, anti_low) for i, v in enumerate(views)])
         return model.probs(model.upsample(low, x)).mean(0, keepdim=True)
     maps = [_unview_pixels(model.probs(model(v).float()), *view) for v, view in zip(_views(x, mode), views)]
-    total = maps[0]
-    for m in maps[1:]:
-        total = total + m
-    return total / len(views)
+    return sum(maps[1:], maps[0]) / len(views)
