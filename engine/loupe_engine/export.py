@@ -25,7 +25,7 @@ from loupe_engine.models.blocks import C2f
 from loupe_engine.models.detector import REG_MAX, anchors
 from loupe_engine.models.load import load_checkpoint
 from loupe_engine.nms import postprocess
-from loupe_engine.tta import check_mode, predict
+from loupe_engine.tta import check_mode, graph_mode, predict
 
 
 class Exported(torch.nn.Module):
@@ -144,11 +144,8 @@ def export(args):
     nms = args.nms is not False
     emit("phase", phase="exporting")
     w, h = input_size(int(args.width), int(args.height), ck["imgsz"])
-    if not nms and tta == "dihedral" and w != h:
-        # The graph's anchors are constants of its one input size; a transposed view of a wide input needs another.
-        log(f"note: tta=dihedral needs a square input to run transposed views in this graph ({w}x{h}); "
-            "its metadata asks the caller for the 4 flips")
-        tta = "flips"
+    if not nms:  # the graph's anchors are constants of its one input size
+        tta = graph_mode(tta, w, h, "its metadata asks the caller for the 4 flips")
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     dummy = torch.rand(1, 3, h, w)
     with torch.no_grad():

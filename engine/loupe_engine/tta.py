@@ -14,7 +14,7 @@ exactly because input sides are multiples of the largest stride."""
 import numpy as np
 import torch
 
-from loupe_engine.events import EngineError
+from loupe_engine.events import EngineError, log
 from loupe_engine.models.detector import decode
 
 VIEWS = {
@@ -38,6 +38,15 @@ def check_mode(mode, task):
         raise EngineError("invalid_parameters", f"tta={mode}: test-time augmentation is available for "
                                                 f"axis-aligned boxes (detect), classes (classify) and masks (segment), "
                                                 f"not for {task}")
+    return mode
+
+
+def graph_mode(mode, w, h, then):
+    """The views a graph of one w x h input runs: `mode`, or the 4 flips of dihedral when the input is not square
+    (a transposed view would need another input size), said in the log with `then`, what becomes of them."""
+    if mode == "dihedral" and w != h:
+        log(f"note: tta=dihedral needs a square input to run transposed views in this graph ({w}x{h}); {then}")
+        return "flips"
     return mode
 
 

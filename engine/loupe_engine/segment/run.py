@@ -16,7 +16,7 @@ from loupe_engine.segment.metrics import SegMetrics
 from loupe_engine.segment.train import SegmentTrainer
 from loupe_engine.segment.val import evaluate, predict
 from loupe_engine.tasks import apply_task_rules
-from loupe_engine.tta import anti_identity, check_mode, pixel_probs
+from loupe_engine.tta import anti_identity, check_mode, graph_mode, pixel_probs
 from loupe_engine.trainer import report
 
 
@@ -138,10 +138,7 @@ def export(args):
     model, ck = load_checkpoint(args.model, "cpu")
     s = ck["imgsz"]
     w, h = input_size(int(args.width), int(args.height), s) if args.width and args.height else (s, s)
-    if tta == "dihedral" and w != h:
-        log(f"note: tta=dihedral needs a square input to run transposed views in this graph ({w}x{h}); "
-            "it averages the 4 flips")
-        tta = "flips"
+    tta = graph_mode(tta, w, h, "it averages the 4 flips")  # its views run as one batch of one shape
     overlap = model.overlap
     outputs = ["probs", "classes"] if overlap else ["probs"]
     meta = {"labels": ck["names"], "task": "segment", "imgsz": s, "overlap_mask": overlap, "conf": conf, "tta": tta,

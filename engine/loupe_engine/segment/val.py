@@ -31,8 +31,11 @@ def predict(model, records, imgsz, batch=8, half=False, criterion=None, tta="off
             if half and dev.type == "cuda":
                 x = x.half()
             t0 = time.perf_counter()
-            logits = model(x).float() if tta == "off" else None
-            probs = model.probs(logits) if logits is not None else pixel_probs(model, x, tta)
+            if tta == "off":
+                logits = model(x).float()
+                probs = model.probs(logits)
+            else:  # the views' averaged probabilities: no one view's logits to score the loss on
+                logits, probs = None, pixel_probs(model, x, tta)
             t_inf += time.perf_counter() - t0
             n_img += len(imgs)
             if criterion is not None and logits is not None:
