@@ -45,7 +45,7 @@ def build_parser():
             s.add_argument("--iou", type=float)
             s.add_argument("--agnostic", action="store_true", default=None)
             s.add_argument("--half", action="store_true", default=None)
-            s.add_argument("--tta", help="test-time augmentation (detect, classify, segment): off (default), "
+            s.add_argument("--tta", help="test-time augmentation (detect, obb, classify, segment): off (default), "
                                          "hflip, flips or dihedral: the image in 1, 2, 4 or 8 views, averaged "
                                          "(README)")
             s.add_argument("--masks", choices=("polygon", "rle"), help="segment: instance masks as COCO polygons "
@@ -60,7 +60,7 @@ def build_parser():
             s.add_argument("--iou", type=float)
             s.add_argument("--mm-per-px", type=float, dest="mm_per_px", help="calibration: mm per pixel")
             s.add_argument("--tolerances", help="tolerances JSON file or inline JSON (engine/README.md)")
-            s.add_argument("--tta", help="test-time augmentation of a segment or detect --model, as for test")
+            s.add_argument("--tta", help="test-time augmentation of the --model, as for test")
         if name == "export":
             s.add_argument("--model")
             s.add_argument("--format", default=None)
@@ -72,7 +72,7 @@ def build_parser():
             s.add_argument("--agnostic", action="store_true", default=None)
             s.add_argument("--nms", action=argparse.BooleanOptionalAction, default=None,
                            help="NMS inside the graph (default); --no-nms leaves it to the caller (OpenCV DNN)")
-            s.add_argument("--tta", help="test-time augmentation (detect, classify, segment), as for test: inside the "
+            s.add_argument("--tta", help="test-time augmentation (detect, obb, classify, segment), as for test: inside the "
                                          "graph; a detector's with --no-nms named in the metadata for the caller "
                                          "to run")
             s.add_argument("--out")

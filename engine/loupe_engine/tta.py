@@ -1,6 +1,9 @@
 """Test-time augmentation: the model sees the image in several views (flips, and 90-degree turns by
-transposing). For the axis-aligned detector each view's per-anchor output is mapped back onto the original
-image's anchor grid, and boxes and class scores are averaged anchor by anchor before thresholds and NMS.
+transposing). For detectors each view's per-anchor output is mapped back onto the original image's anchor grid,
+and boxes and class scores are averaged anchor by anchor before thresholds and NMS. A rotated box is averaged as
+its centre and its shape matrix R diag(w, h) R^T, which a mirror or a transpose maps without angles and which is
+the same for every way of writing the box (theta and theta + pi, or w and h swapped with a quarter turn): angles
+themselves do not average.
 Averaging aligned anchors (not pooling every view's boxes into one NMS) lets agreeing views reinforce a detection
 and lets a detection that only one view sees fade; on DeepPCB it also tightened boxes (engine/BENCHMARKS.md).
 A classifier's views average its class probabilities; a segmenter's views are mapped back pixel by pixel and
@@ -11,6 +14,8 @@ detector's graph without NMS, for OpenCV, leaves the views to the Python SDK, wh
 classifier's and the segmenter's graphs make their flips out of products OpenCV loads). Each view costs one
 forward pass. Views are (flip x, flip y, transpose) as applied to the input; the grid of every pyramid level maps
 exactly because input sides are multiples of the largest stride."""
+import math
+
 import numpy as np
 import torch
 
@@ -26,7 +31,7 @@ VIEWS = {
 MODES = tuple(VIEWS)
 
 
-TASKS = ("detect", "classify", "segment")
+TASKS = ("detect", "obb", "classify", "segment")
 
 
 def check_mode(mode, task):
@@ -36,7 +41,7 @@ def check_mode(mode, task):
         raise EngineError("invalid_parameters", f"tta={mode!r}: must be one of {', '.join(MODES)}")
     if mode != "off" and task not in TASKS:
         raise EngineError("invalid_parameters", f"tta={mode}: test-time augmentation is available for "
-                                                f"axis-aligned boxes (detect), classes (classify) and masks (segment), "
+                                                f"boxes (detect, obb), classes (classify) and masks (segment), "
                                                 f"not for {task}")
     return mode
 
@@ -100,6 +105,40 @@ def _unview_boxes(b, w, h, fx, fy, tr):
     return torch.stack([x1, y1, x2, y2], -1)
 
 
+def rbox_shape(b):
+    """(..., 5) cx, cy, w, h, theta -> (..., 5) cx, cy and the shape matrix R diag(w, h) R^T as (a, b, c), its
+    [[a, b], [b, c]]: w along theta's direction, h across it."""
+    cx, cy, w, h, t = b.unbind(-1)
+    cos, sin = torch.cos(t), torch.sin(t)
+    return torch.stack([cx, cy, w * cos * cos + h * sin * sin, (w - h) * sin * cos, w * sin * sin + h * cos * cos],
+                       -1)
+
+
+def shape_rbox(s):
+    """rbox_shape's inverse: w is the larger eigenvalue, along theta in the detector's range [-pi/4, 3pi/4)."""
+    cx, cy, a, b, c = s.unbind(-1)
+    mid, half = (a + c) / 2, torch.sqrt(((a - c) / 2) ** 2 + b * b)
+    # theta = atan2(2b, a - c) / 2 = atan(b / (half + (a - c) / 2)), in (-pi/2, pi/2]; pi/2 where that divides by
+    # zero (b = 0, a <= c). ONNX export (opset 17, torch 1.13) has no atan2.
+    den = half + (a - c) / 2
+    t = torch.where(den > 0, torch.atan(b / den.clamp(min=1e-30)), torch.full_like(den, math.pi / 2))
+    t = torch.where(t < -math.pi / 4, t + math.pi, t)
+    return torch.stack([cx, cy, mid + half, mid - half, t], -1)
+
+
+def _unview_shapes(s, w, h, fx, fy, tr):
+    """rbox_shape rows in the view's pixels (view size w x h) -> the original image's pixels: a mirror moves the
+    centre and negates b, a transpose swaps x with y and a with c."""
+    cx, cy, a, b, c = s.unbind(-1)
+    if fx:
+        cx, b = w - cx, -b
+    if fy:
+        cy, b = h - cy, -b
+    if tr:
+        cx, cy, a, c = cy, cx, c, a
+    return torch.stack([cx, cy, a, b, c], -1)
+
+
 def _unview_grid(t, shapes, fx, fy, tr):
     """(B, A, K) per-anchor values of a view -> the original image's anchor order, level by level."""
     out, i = [], 0
@@ -118,7 +157,8 @@ def _unview_grid(t, shapes, fx, fy, tr):
 
 
 def predict(model, x, mode="off"):
-    """Decoded boxes (B, A, 4 xyxy px) and class scores (B, A, nc) of images x, averaged over the mode's views."""
+    """Decoded boxes (B, A, 4 xyxy px, or 5 cx, cy, w, h, theta for rotated boxes) and class scores (B, A, nc) of
+    images x, averaged over the mode's views."""
     views = VIEWS[mode]
     if len(views) == 1:
         return decode(model(x), model.stride)
@@ -127,11 +167,16 @@ def predict(model, x, mode="off"):
         out = model(view)
         boxes, scores = decode(out, model.stride)
         h, w = view.shape[-2:]
-        boxes = _unview_grid(_unview_boxes(boxes, w, h, fx, fy, tr), out["shapes"], fx, fy, tr)
+        if boxes.shape[-1] == 5:
+            boxes = _unview_shapes(rbox_shape(boxes), w, h, fx, fy, tr)
+        else:
+            boxes = _unview_boxes(boxes, w, h, fx, fy, tr)
+        boxes = _unview_grid(boxes, out["shapes"], fx, fy, tr)
         scores = _unview_grid(scores, out["shapes"], fx, fy, tr)
         box_sum = boxes if box_sum is None else box_sum + boxes
         score_sum = scores if score_sum is None else score_sum + scores
-    return box_sum / len(views), score_sum / len(views)
+    boxes = box_sum / len(views)
+    return shape_rbox(boxes) if boxes.shape[-1] == 5 else boxes, score_sum / len(views)
 
 
 def class_probs(model, x, mode="off", anti=None):

@@ -85,6 +85,11 @@ describe('an OCR model on the real engine', () => {
   }, 180_000);
 
   it('tests the test split: rotated boxes with the text read, lines right only when read exactly', async () => {
+    // A mirrored line is not text: test-time augmentation is refused in the caller's language, before anything is queued.
+    const refused = await call(t.app, 'POST', `/api/models/${modelId}/tests`, { settings: { tta: 'flips' } }, { token, lang: 'ru' });
+    expect([refused.status, refused.code]).toEqual([400, 40013]);
+    expect(refused.message).toContain('Аугментация при тестировании');
+    expect((await call<{ total: number }>(t.app, 'GET', `/api/models/${modelId}/tests`, undefined, { token })).data.total).toBe(0);
     tested = await testRun(t.app, token, modelId, { settings: { conf: 0.01 } });
     expect(tested.settings.conf).toBe(0.01);
     expect(tested.status, tested.error ?? '').toBe('succeeded');

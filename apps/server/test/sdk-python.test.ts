@@ -59,43 +59,70 @@ describe('Python SDK on a rotated-box model', () => {
   }, 120_000);
 });
 
+interface Pred { image_id: number; category_id: number; score: number; bbox: number[]; rbox?: number[] }
+interface SdkDet { classId: number; score: number; box: number[]; rbox?: { cx: number; cy: number; w: number; h: number; angle: number } }
+
+/**
+ * A model trained on `task`, exported without NMS with 8 views in its metadata, run by the SDK (OpenCV DNN) and
+ * tested by the engine with the same views: each engine box paired one to one with the SDK box of its class that
+ * `gap` puts closest (equal scores may come in either order). Returns the pairs' count, the largest gap, and the
+ * engine's scores with 8 views and with one.
+ */
+async function ttaAgreement(task: 'detect' | 'obb', gap: (d: SdkDet, p: Pred) => number) {
+  const dir = path.join(work, `tta-${task}`);
+  // Trained enough to score boxes apart (packages/runtime's parity test does the same): on a barely trained model
+  // the 8 averaged views give the image-sized background boxes of symmetric anchors equal scores, and OpenCV's
+  // and torch's float noise then decides which of two equals NMS keeps.
+  await run(PY, [path.join(ROOT, 'engine/tests/fixtures.py'), dir, '--n', '24', '--size', '64', ...(task === 'obb' ? ['--obb'] : [])], { env });
+  const inDir = (...args: string[]) => run(PY, ['-m', 'loupe_engine', ...args], { env, cwd: dir, maxBuffer: 64 << 20 });
+  await inDir('train', '--task', task, '--data', 'train.json', '--val', 'val.json', '--images', 'images', '--out', 'run', '--set', 'imgsz=64', '--set', 'epochs=30', '--set', 'mosaic=0', '--set', 'seed=1', '--set', 'val=false');
+  await inDir('export', '--model', 'run/best.pt', '--format', 'onnx', '--width', '64', '--height', '64', '--max-det', '300', '--conf', '0.02', '--no-nms', '--tta', 'dihedral', '--out', 'model-raw.onnx');
+  const detections = async (tta: string) => {
+    await inDir('test', '--model', 'run/best.pt', '--data', 'val.json', '--images', 'images', '--out', `pred-${tta}.json`, '--conf', '0.02', '--tta', tta);
+    return JSON.parse(fs.readFileSync(path.join(dir, `pred-${tta}.json`), 'utf8')) as Pred[];
+  };
+  const [theirs, plain] = [await detections('dihedral'), await detections('off')];
+  const mine = await sdkDetections<SdkDet>(dir, 'val.json');
+  let count = 0;
+  let diff = 0;
+  for (const [id, dets] of Object.entries(mine)) {
+    const want = theirs.filter((p) => p.image_id === Number(id));
+    expect(dets.length).toBe(want.length);
+    const left = [...dets];
+    for (const p of want) {
+      const same = left.filter((d) => d.classId + 1 === p.category_id).sort((a, b) => gap(a, p) - gap(b, p))[0];
+      expect(same, `image ${id}: no SDK box of class ${p.category_id}`).toBeDefined();
+      diff = Math.max(diff, gap(same!, p));
+      left.splice(left.indexOf(same!), 1);
+      count++;
+    }
+  }
+  return { count, diff, scores: theirs.map((p) => p.score), plainScores: plain.map((p) => p.score) };
+}
+
 describe('Python SDK with test-time augmentation', () => {
   it('runs the metadata’s 8 views through the OpenCV graph and keeps the engine’s boxes', async () => {
-    const dir = path.join(work, 'tta');
-    // Trained enough to score boxes apart (packages/runtime's parity test does the same): on a barely trained model
-    // the 8 averaged views give the image-sized background boxes of symmetric anchors equal scores, and OpenCV's
-    // and torch's float noise then decides which of two equals NMS keeps.
-    await run(PY, [path.join(ROOT, 'engine/tests/fixtures.py'), dir, '--n', '24', '--size', '64'], { env });
-    const inDir = (...args: string[]) => run(PY, ['-m', 'loupe_engine', ...args], { env, cwd: dir, maxBuffer: 64 << 20 });
-    await inDir('train', '--task', 'detect', '--data', 'train.json', '--val', 'val.json', '--images', 'images', '--out', 'run', '--set', 'imgsz=64', '--set', 'epochs=30', '--set', 'mosaic=0', '--set', 'seed=1', '--set', 'val=false');
-    await inDir('export', '--model', 'run/best.pt', '--format', 'onnx', '--width', '64', '--height', '64', '--max-det', '300', '--conf', '0.02', '--no-nms', '--tta', 'dihedral', '--out', 'model-raw.onnx');
-    const detections = async (tta: string) => {
-      await inDir('test', '--model', 'run/best.pt', '--data', 'val.json', '--images', 'images', '--out', `pred-${tta}.json`, '--conf', '0.02', '--tta', tta);
-      return JSON.parse(fs.readFileSync(path.join(dir, `pred-${tta}.json`), 'utf8')) as { image_id: number; category_id: number; score: number; bbox: number[] }[];
-    };
-    const [theirs, plain] = [await detections('dihedral'), await detections('off')];
-    const mine = await sdkDetections<{ classId: number; score: number; box: number[] }>(dir, 'val.json');
-    // One to one, each engine box with the closest SDK box of its class (equal scores may come in either order).
-    let count = 0;
-    let diff = 0;
-    for (const [id, dets] of Object.entries(mine)) {
-      const want = theirs.filter((p) => p.image_id === Number(id));
-      expect(dets.length).toBe(want.length);
-      const left = [...dets];
-      for (const p of want) {
-        const [x, y, w, h] = p.bbox as [number, number, number, number];
-        const gap = (d: (typeof dets)[number]) => Math.max(Math.abs(d.score - p.score), ...[x, y, x + w, y + h].map((v, i) => Math.abs(v - d.box[i]!)));
-        const same = left.filter((d) => d.classId + 1 === p.category_id).sort((a, b) => gap(a) - gap(b))[0];
-        expect(same, `image ${id}: no SDK box of class ${p.category_id}`).toBeDefined();
-        diff = Math.max(diff, gap(same!));
-        left.splice(left.indexOf(same!), 1);
-        count++;
-      }
-    }
-    console.log(`python SDK, 8 views: ${count} boxes (${plain.length} with one view), max difference to the engine ${diff.toFixed(4)} (px and score)`);
+    const { count, diff, scores, plainScores } = await ttaAgreement('detect', (d, p) => {
+      const [x, y, w, h] = p.bbox as [number, number, number, number];
+      return Math.max(Math.abs(d.score - p.score), ...[x, y, x + w, y + h].map((v, i) => Math.abs(v - d.box[i]!)));
+    });
+    console.log(`python SDK, 8 views: ${count} boxes (${plainScores.length} with one view), max difference to the engine ${diff.toFixed(4)} (px and score)`);
     expect(count).toBeGreaterThan(5);
     expect(diff).toBeLessThan(0.05);
     // The views changed what was found, so the agreement above is the views', not one view's.
-    expect(JSON.stringify(plain.map((p) => p.score))).not.toBe(JSON.stringify(theirs.map((p) => p.score)));
+    expect(JSON.stringify(plainScores)).not.toBe(JSON.stringify(scores));
   }, 120_000);
+
+  it('averages rotated boxes’ centres and shape matrices over the 8 views as the engine does', async () => {
+    // Angles compared modulo 180 degrees: a box at the end of the range may come back at its other end.
+    const angleGap = (a: number, b: number) => Math.abs(((((a - b + 90) % 180) + 180) % 180) - 90);
+    const { count, diff, scores, plainScores } = await ttaAgreement('obb', (d, p) => {
+      const r = d.rbox!;
+      return Math.max(Math.abs(d.score - p.score), ...[r.cx, r.cy, r.w, r.h].map((v, i) => Math.abs(v - p.rbox![i]!)), angleGap(r.angle, p.rbox![4]!));
+    });
+    console.log(`python SDK, rotated, 8 views: ${count} boxes (${plainScores.length} with one view), max difference to the engine ${diff.toFixed(4)} (px, degrees and score)`);
+    expect(count).toBeGreaterThan(5);
+    expect(diff).toBeLessThan(0.05);
+    expect(JSON.stringify(plainScores)).not.toBe(JSON.stringify(scores));
+  }, 180_000);
 });

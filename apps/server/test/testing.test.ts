@@ -311,18 +311,16 @@ describe('a test on the real engine', () => {
 });
 
 describe('a test of a rotated-box training', () => {
-  it('stores rotated detections and matches them against the boxes by polygon IoU', async () => {
+  it('stores rotated detections, averaged over test-time views, and matches them against the boxes by polygon IoU', async () => {
     const s = await trainedStudio(t.app, token, { rotated: true });
     const testSplit = s.images.slice(8);
     await call(t.app, 'POST', `/api/models/${s.model.id}/images/split`, { ids: testSplit, split: 'test' }, { token });
-    // Angles do not average: test-time augmentation is refused for rotated boxes, before anything is queued.
-    const refused = await call(t.app, 'POST', testsUrl(s.model.id), { settings: { tta: 'flips' } }, { token, lang: 'ru' });
-    expect([refused.status, refused.code]).toEqual([400, 40013]);
-    expect(refused.message).toContain('Аугментация при тестировании');
-    expect((await call<TestRunListData>(t.app, 'GET', testsUrl(s.model.id), undefined, { token })).data.total).toBe(0);
-    const r = await startTest(s.model.id, { settings: { conf: 0.001 } });
+    // Rotated boxes average as centres and shape matrices (engine tta.py): the 8 views run through the engine.
+    const r = await startTest(s.model.id, { settings: { conf: 0.001, tta: 'dihedral' } });
     expect(r.code, r.message).toBe(0);
-    expect(await finished(s.model.id, r.data.id)).toMatchObject({ status: 'succeeded', done: 4 });
+    const done = await finished(s.model.id, r.data.id);
+    expect(done).toMatchObject({ status: 'succeeded', done: 4, settings: { tta: 'dihedral' } });
+    expect(done.summary).toMatchObject({ images: 4, tta: 'dihedral' });
     const page = await images(s.model.id, r.data.id);
     for (const img of page.items) {
       expect(img.tp + img.fn).toBe(1);

@@ -50,10 +50,10 @@ export type TestParamsPath = Static<typeof TestParamsPath>;
 export const TtaModes = ['off', 'hflip', 'flips', 'dihedral'] as const;
 export type TtaMode = (typeof TtaModes)[number];
 /**
- * The tasks whose views average (engine/loupe_engine/tta.py): axis-aligned boxes per anchor, classes per image,
- * masks per pixel.
+ * The tasks whose views average (engine/loupe_engine/tta.py): boxes per anchor (a rotated box as its centre and
+ * shape matrix), classes per image, masks per pixel. Not text: a mirrored line is not text.
  */
-export const TtaTasks: readonly string[] = ['detect', 'classify', 'segment'];
+export const TtaTasks: readonly string[] = ['detect', 'obb', 'classify', 'segment'];
 
 /** SPEC §3 test settings. */
 export const TestSettings = Type.Object({
@@ -64,8 +64,8 @@ export const TestSettings = Type.Object({
   agnostic: Type.Boolean({ default: false }),
   /**
    * Test-time augmentation (TtaTasks only, a Loupe addition): the image in 1, 2, 4 or 8 views (flips, and 90°
-   * turns), a detector's boxes and scores averaged per anchor, a classifier's probabilities per image, a segmenter's
-   * per pixel. Each view
+   * turns), a detector's boxes (rotated ones too) and scores averaged per anchor, a classifier's probabilities per
+   * image, a segmenter's per pixel. Each view
    * costs one more inference; the exported model carries it too (engine/loupe_engine/tta.py).
    */
   tta: Type.Enum(TtaModes, { default: 'off' }),

@@ -106,4 +106,11 @@ describe("runtime matches the engine", () => {
     expect(count).toBeGreaterThan(0);
     expect(maxDiff).toBeLessThan(1);
   });
+
+  it("returns the engine's rotated boxes with test-time augmentation in the graph (centres and shape matrices)", async () => {
+    const { maxDiff, count } = await compare("obb", "dihedral");
+    console.log(`obb, tta dihedral: ${count} boxes, max coordinate difference ${maxDiff.toFixed(4)} px`);
+    expect(count).toBeGreaterThan(0);
+    expect(maxDiff).toBeLessThan(1);
+  });
 });

@@ -7,7 +7,8 @@ exported class-agnostic: greedy IoU NMS with cv2.dnn.NMSBoxes for boxes; for rot
 suppression (cv2.dnn.NMSBoxesRotated measures polygon IoU and keeps near-square duplicates the platform drops).
 Pre-processing repeats the training engine's letterbox exactly, so boxes match the platform's to well under a
 pixel. A model tested with test-time augmentation names its views in the metadata (`tta`); the SDK runs each view
-through the graph and averages the candidates anchor by anchor, as the engine does."""
+through the graph and averages the candidates anchor by anchor, as the engine does (a rotated box as its centre and
+its shape matrix R diag(w, h) R^T, engine tta.py)."""
 import json
 import math
 
@@ -86,6 +87,23 @@ def probiou(a, b, eps=1e-7):
     return 1 - np.sqrt(1 - np.exp(-bd) + eps)
 
 
+def rbox_shape(r):
+    """(N, 5) cx, cy, w, h, theta -> cx, cy and the shape matrix R diag(w, h) R^T as a, b, c (engine tta.py)."""
+    c, s = np.cos(r[:, 4]), np.sin(r[:, 4])
+    w, h = r[:, 2], r[:, 3]
+    return np.stack([r[:, 0], r[:, 1], w * c * c + h * s * s, (w - h) * s * c, w * s * s + h * c * c], 1)
+
+
+def shape_rbox(m):
+    """rbox_shape's inverse: w the larger eigenvalue, theta in the engine's range [-pi/4, 3pi/4)."""
+    a, b, c = m[:, 2], m[:, 3], m[:, 4]
+    mid, half = (a + c) / 2, np.sqrt(((a - c) / 2) ** 2 + b * b)
+    den = half + (a - c) / 2  # theta = atan2(2b, a - c) / 2 as the engine's graph computes it
+    t = np.where(den > 0, np.arctan(b / np.maximum(den, 1e-30)), math.pi / 2)
+    t = np.where(t < -math.pi / 4, t + math.pi, t)
+    return np.stack([m[:, 0], m[:, 1], mid + half, mid - half, t], 1)
+
+
 def rotated_nms(boxes, cls, iou, agnostic):
     """boxes sorted by score: a box goes when any higher-scored box of its class overlaps it more than `iou`."""
     m = probiou(boxes, boxes)
@@ -145,8 +163,9 @@ class Model:
         return self.net.forward(name)
 
     def _candidates(self, x):
-        """(A, 4+nc) boxes and scores per anchor of input x, averaged over the model's test-time views: each view's
-        boxes mapped back to the input and its rows put back in the input's anchor order, level by level."""
+        """(A, 4+nc) boxes and scores per anchor of input x (5+nc for rotated boxes), averaged over the model's
+        test-time views: each view's boxes mapped back to the input and its rows put back in the input's anchor
+        order, level by level."""
         views = VIEWS[self.meta.get("tta", "off")]
         total = None
         for fx, fy, tr in views:
@@ -155,12 +174,22 @@ class Model:
             v = v[..., ::-1, :] if fy else v
             c = self._forward(np.ascontiguousarray(v))[0].astype(np.float64)
             h, w = v.shape[2:]
-            if fx:
-                c[:, [0, 2]] = w - c[:, [2, 0]]
-            if fy:
-                c[:, [1, 3]] = h - c[:, [3, 1]]
-            if tr:
-                c[:, :4] = c[:, [1, 0, 3, 2]]
+            if self.rotated and len(views) > 1:
+                # centre and shape matrix: a mirror moves the centre and negates b, a transpose swaps x, y and a, c
+                c[:, :5] = rbox_shape(c[:, :5])
+                if fx:
+                    c[:, 0], c[:, 3] = w - c[:, 0], -c[:, 3]
+                if fy:
+                    c[:, 1], c[:, 3] = h - c[:, 1], -c[:, 3]
+                if tr:
+                    c[:, [0, 1, 2, 4]] = c[:, [1, 0, 4, 2]]
+            elif not self.rotated:
+                if fx:
+                    c[:, [0, 2]] = w - c[:, [2, 0]]
+                if fy:
+                    c[:, [1, 3]] = h - c[:, [3, 1]]
+                if tr:
+                    c[:, :4] = c[:, [1, 0, 3, 2]]
             parts, i = [], 0
             for s in self.meta["strides"] if len(views) > 1 else ():
                 gh, gw = h // s, w // s
@@ -171,7 +200,10 @@ class Model:
                 i += gh * gw
             c = np.concatenate(parts) if parts else c
             total = c if total is None else total + c
-        return (total / len(views)).astype(np.float32)
+        total /= len(views)
+        if self.rotated and len(views) > 1:
+            total[:, :5] = shape_rbox(total[:, :5])
+        return total.astype(np.float32)
 
     def _input(self, bgr):
         img, r, left, top = letterbox(bgr, self.width, self.height)

@@ -67,7 +67,7 @@ function measureText(info: SdkInfo): Record<string, string> | null {
     output:
       `Measurement (MEASURE model, ${segment ? 'objects of the predicted masks' : 'rotated boxes'}): each object's area, major and minor axis, ` +
       `major-axis angle (degrees, 0–180, clockwise from +x) and centroid, as the platform measures them (\`px\`, and \`mm\` when calibrated), ` +
-      `and the image's count. ${scale} ${judged}${segment ? graphTtaText(info.tta, PIXEL_PROBS) : ''}`,
+      `and the image's count. ${scale} ${judged}${segment ? graphTtaText(info.tta, PIXEL_PROBS) : ttaText(info.tta, info.rawTta)}`,
   };
 }
 

@@ -287,7 +287,7 @@ describe('/test run', () => {
     await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ source: 'images', imageIds: [7, 8] }));
   });
 
-  it('offers test-time augmentation for a version that trained axis-aligned boxes, and never sends it for another', async () => {
+  it('offers test-time augmentation for versions that trained boxes, axis-aligned or rotated, and keeps a run’s views', async () => {
     const versions = [training({ id: 12, serialNo: 2, version: 'v2' }), training({ rotated: true, task: 'obb' })]; // newest first
     const served = (runs: TestRunData[]) =>
       serve(
@@ -310,13 +310,15 @@ describe('/test run', () => {
     await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ trainingId: 12, settings: { tta: 'flips' } }));
     cleanup();
 
-    // The latest run tested the rotated-box version: its settings come back, without augmentation to offer or send.
+    // The latest run tested the rotated-box version with 4 views: its settings come back, views included, and are
+    // offered and sent again (rotated boxes average as centres and shape matrices; OCR is the task without views,
+    // taskResults.test.tsx).
     calls = served([testRun({ settings: { conf: 0.25, iou: 0.7, half: false, agnostic: false, tta: 'flips' } })]);
     renderPage(<TestPage />, '/test/detection');
     await waitFor(() => expect(screen.getByTestId('version-option-11')).toBeTruthy());
-    expect(ttaItem().classList.contains('ant-form-item-hidden')).toBe(true);
+    expect(ttaItem().classList.contains('ant-form-item-hidden')).toBe(false);
     await click('test-run');
-    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ trainingId: 11, settings: { tta: 'off' } }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ trainingId: 11, settings: { tta: 'flips' } }));
   });
 
   it('sends the user to training on 80066 and shows an ongoing test on 40004', async () => {
