@@ -1,7 +1,8 @@
 """Generated segmentation set for the benchmark (no public masks ship with the shared data): machined parts on a
 textured, unevenly lit conveyor -- plates (rotated rectangles), washers (discs) and pins (thin rotated
 rectangles), sometimes overlapping (a pin lying on a plate: the smaller instance is on top), with blur and sensor
-noise. COCO polygons with split train/val. Usage: segment-data.py DIR [--n N] [--size S] [--seed K]"""
+noise. COCO polygons with split train/val, and each part's exact rotated box (`rbox`, for the rotated-box
+benchmark; a washer's is its bounding square). Usage: segment-data.py DIR [--n N] [--size S] [--seed K]"""
 import json
 import math
 import os
@@ -18,6 +19,7 @@ CLASSES = ["plate", "washer", "pin"]
 
 
 def part(rng, cls, size):
+    """A part's polygon and its rotated box [cx, cy, w, h, angle in degrees, clockwise on screen]."""
     cx, cy = rng.uniform(0.15, 0.85) * size, rng.uniform(0.15, 0.85) * size
     a = rng.uniform(0, 180)
     if cls == 0:
@@ -27,8 +29,8 @@ def part(rng, cls, size):
     else:
         r = rng.uniform(0.05, 0.1) * size
         t = np.arange(48) * 2 * math.pi / 48
-        return np.stack([cx + r * np.cos(t), cy + r * np.sin(t)], 1).astype(np.float32)
-    return cv2.boxPoints(((cx, cy), (w, h), a)).astype(np.float32)
+        return np.stack([cx + r * np.cos(t), cy + r * np.sin(t)], 1).astype(np.float32), [cx, cy, 2 * r, 2 * r, 0.0]
+    return cv2.boxPoints(((cx, cy), (w, h), a)).astype(np.float32), [cx, cy, w, h, a]
 
 
 def make(root, n=400, size=256, seed=0, val_every=4):
@@ -43,11 +45,11 @@ def make(root, n=400, size=256, seed=0, val_every=4):
         polys = []
         for _ in range(rng.randint(1, 5)):
             cls = rng.choice([0, 0, 1, 1, 2])
-            poly = part(rng, cls, size)
+            poly, rbox = part(rng, cls, size)
             if poly.min() < 1 or poly.max() > size - 1:
                 continue
-            polys.append((cls, poly))
-        for cls, poly in sorted(polys, key=lambda p: -cv2.contourArea(p[1])):  # smaller parts lie on top
+            polys.append((cls, poly, rbox))
+        for cls, poly, _ in sorted(polys, key=lambda p: -cv2.contourArea(p[1])):  # smaller parts lie on top
             m = fill_polygon(np.zeros((size, size), np.uint8), [poly])
             tone = {0: (150, 160, 170), 1: (60, 120, 190), 2: (200, 200, 120)}[cls]
             shade = rng.uniform(0.8, 1.15)
@@ -57,10 +59,10 @@ def make(root, n=400, size=256, seed=0, val_every=4):
         cv2.imwrite(os.path.join(root, "images", name), img)
         images.append({"id": i + 1, "file_name": name, "width": size, "height": size,
                        "split": "val" if i % val_every == val_every - 1 else "train"})
-        for cls, poly in polys:
+        for cls, poly, rbox in polys:
             lo, hi = poly.min(0), poly.max(0)
             anns.append({"id": len(anns) + 1, "image_id": i + 1, "category_id": cls + 1, "iscrowd": 0,
-                         "segmentation": [poly.reshape(-1).round(2).tolist()],
+                         "segmentation": [poly.reshape(-1).round(2).tolist()], "rbox": [round(v, 3) for v in rbox],
                          "bbox": [float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1])]})
     cats = [{"id": k + 1, "name": c} for k, c in enumerate(CLASSES)]
     json.dump({"images": images, "annotations": anns, "categories": cats}, open(os.path.join(root, "all.json"), "w"))
