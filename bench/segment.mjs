@@ -1,5 +1,6 @@
 // Segmentation benchmark on generated parts (plates, washers, pins on a textured, unevenly lit background; the
-// shared data has no masks): train for BENCH_TRAIN_SECONDS (default 600), test on the validation images, and
+// shared data has no masks): train for BENCH_TRAIN_SECONDS (default 600) without validation (the last epoch's
+// weights: the validation images are the test images, so none of them picks the weights), test on them, and
 // compare the measurements of the predicted instances with those of the labels (same class, nearest centroid);
 // then the same weights with test-time augmentation (BENCH_TTA, default dihedral: the parts lie in any orientation).
 // Ends with one line: BENCH segment mIoU=… dice=… pixel_acc=… matched=… major_err_px=… angle_err_deg=… train_s=…
@@ -15,7 +16,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 600);
 const N = Number(process.env.BENCH_IMAGES ?? 400);
 const TTA = process.env.BENCH_TTA ?? "dihedral";
-const PARAMS = (process.env.BENCH_PARAMS ?? "model=p imgsz=256 batch=16 epochs=40 scheduler=cosine warmup_epochs=0.5 close_mosaic=2 degrees=180 flipud=0.5 cache=true patience=0").split(/\s+/);
+const PARAMS = (process.env.BENCH_PARAMS ?? "model=p imgsz=256 batch=16 epochs=40 scheduler=cosine warmup_epochs=0.5 close_mosaic=2 degrees=180 flipud=0.5 cache=true patience=0 val=false").split(/\s+/);
 
 const cpu = cpus();
 console.log(`machine: ${cpu[0]?.model ?? "cpu"} x${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}`);
