@@ -29,15 +29,15 @@ from loupe_engine.tta import check_mode, graph_mode, predict
 
 
 class Exported(torch.nn.Module):
-    def __init__(self, model, conf, iou, max_det, agnostic, tta="off"):
+    def __init__(self, model, conf, iou, max_det, agnostic, tta="off", lines=False):
         super().__init__()
         self.model, self.conf, self.iou, self.max_det, self.agnostic = model, conf, iou, max_det, agnostic
-        self.tta = tta
+        self.tta, self.lines = tta, lines
 
     def forward(self, images):
         boxes, scores = predict(self.model, images, self.tta)
         return postprocess(boxes[0], scores[0], conf=self.conf, iou=self.iou, agnostic=self.agnostic,
-                           max_det=self.max_det)
+                           max_det=self.max_det, lines=self.lines)
 
 
 def _c2f_static(self, x):

@@ -42,6 +42,29 @@ def test_nms_keeps_one_of_duplicates_and_respects_classes():
     assert len(out) == 2 and out.shape[1] == 7
 
 
+def test_text_lines_lose_their_pieces_whatever_their_class():
+    """A line's shorter copies ("LOT 22-299" inside "LOT 22-2996R") can overlap it by little ProbIoU, so rotated
+    NMS keeps them; with `lines` (OCR) they go, while the next line, a crossing box and a word beside it stay."""
+    t = 0.1  # the line's direction; its pieces written with w and h swapped and a quarter turn too
+    line = [100.0, 50, 160, 20, t]
+    along = lambda d: [100.0 + d * math.cos(t), 50 + d * math.sin(t)]  # noqa: E731
+    boxes = torch.tensor([
+        line,
+        [*along(-30), 95, 18, t + 0.05],  # the line's first 60 %, under another class
+        [*along(30), 18, 90, t + math.pi / 2],  # its last 56 %, written tall
+        [*along(0)[:1], along(0)[1] + 30, 160, 20, t],  # the next line down: apart across the line
+        [*along(0), 160, 20, t + 0.6],  # a crossing box, 34 degrees off
+        [*along(120), 70, 20, t],  # a word beside the line: 10 px of 70 shared
+    ])
+    scores = torch.zeros(6, 2)
+    scores[:, 0] = torch.tensor([0.9, 0.0, 0.7, 0.6, 0.5, 0.4])
+    scores[1, 1] = 0.8
+    assert probiou(boxes[:1], boxes[1:3]).max() < 0.7  # what ProbIoU alone keeps
+    assert len(postprocess(boxes, scores, conf=0.1, iou=0.7, agnostic=True)) == 6
+    kept = postprocess(boxes, scores, conf=0.1, iou=0.7, lines=True)
+    assert sorted(round(v, 1) for v in kept[:, 5].tolist()) == [0.4, 0.5, 0.6, 0.9]
+
+
 def test_metrics_perfect_and_empty():
     m = DetMetrics(2, ["a", "b"])
     gt = torch.tensor([[0.0, 0, 10, 10], [20.0, 20, 30, 30]])

@@ -59,6 +59,33 @@ describe('Python SDK on a rotated-box model', () => {
   }, 120_000);
 });
 
+describe('Python SDK text-line suppression', () => {
+  it('finds the pieces of a line exactly where the engine does (the engine graph runs nms.py, the SDK numpy)', async () => {
+    // Random text boxes around a few lines: pieces, copies turned by a few degrees, written tall, and strangers.
+    const script = `
+import math, sys
+import numpy as np, torch
+sys.path.insert(0, sys.argv[1])
+from loupe_sdk import same_line as sdk
+from loupe_engine.nms import same_line as engine
+rng = np.random.default_rng(7)
+lines = rng.uniform([20, 20, 60, 10, -0.7], [300, 300, 200, 24, 2.3], (6, 5))
+k = rng.integers(0, 6, 400)
+b = lines[k] + rng.normal(0, 1, (400, 5)) * [12, 4, 40, 2, 0.15]
+b[:, 2:4] = np.abs(b[:, 2:4]) + 2
+tall = rng.random(400) < 0.3
+b[tall, 2], b[tall, 3], b[tall, 4] = b[tall, 3].copy(), b[tall, 2].copy(), b[tall, 4] + math.pi / 2
+a, e = sdk(b), engine(torch.tensor(b)).numpy()
+print(int(e.sum()), int((a != e).sum()))
+`;
+    const { stdout } = await run(PY, ['-c', script, path.join(ROOT, 'apps/server/sdk/python')], { env });
+    const [pairs, differ] = stdout.trim().split(' ').map(Number);
+    expect(pairs).toBeGreaterThan(2000); // many pairs are one line, many are not (160,000 pairs in all)
+    expect(pairs).toBeLessThan(100_000);
+    expect(differ).toBe(0);
+  });
+});
+
 interface Pred { image_id: number; category_id: number; score: number; bbox: number[]; rbox?: number[] }
 interface SdkDet { classId: number; score: number; box: number[]; rbox?: { cx: number; cy: number; w: number; h: number; angle: number } }
 

@@ -166,8 +166,8 @@ def export(args):
     with torch.no_grad():
         dummy = torch.rand(1, 3, h, w)
         if nms:
-            torch.onnx.export(Exported(det, conf, iou, int(args.max_det), bool(args.agnostic)).eval(), dummy, out,
-                              opset_version=17, input_names=["images"], output_names=["detections"],
+            graph = Exported(det, conf, iou, int(args.max_det), bool(args.agnostic), lines=True).eval()
+            torch.onnx.export(graph, dummy, out, opset_version=17, input_names=["images"], output_names=["detections"],
                               dynamic_axes={"detections": {0: "count"}}, do_constant_folding=True)
         else:
             torch.onnx.export(Candidates(det, w, h).eval(), dummy, out, opset_version=17, input_names=["images"],

@@ -74,7 +74,7 @@ def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=0.7, metric
             agnostic=False):
     """Yields (record index, image RGB, predictions (K, 7) above conf in image pixels, [(text, score)])."""
     for i, pred in predict_batches(det, records, imgsz, True, conf=0.001, iou=iou, metrics=metrics,
-                                   criterion=criterion, half=half, agnostic=agnostic):
+                                   criterion=criterion, half=half, agnostic=agnostic, lines=True):
         check_cancel()
         pred = pred[pred[:, 5] > conf].float().numpy()
         img = read_rgb(records[i])

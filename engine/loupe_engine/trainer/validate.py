@@ -13,9 +13,10 @@ from loupe_engine.tta import predict
 
 
 def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=0.7, agnostic=False, max_det=300,
-                    criterion=None, metrics=None, half=False, tta="off"):
+                    criterion=None, metrics=None, half=False, tta="off", lines=False):
     """Yields (record index, predictions in original-image pixels) and fills `metrics` in letterbox space.
-    Sets model.ms_per_image and model.val_loss (None without `criterion`) when exhausted. `tta`: tta.py's views."""
+    Sets model.ms_per_image and model.val_loss (None without `criterion`) when exhausted. `tta`: tta.py's views;
+    `lines`: the boxes are text lines (nms.py)."""
     ds = EvalSet(records, (imgsz, imgsz), rotated)
     dl = torch.utils.data.DataLoader(ds, batch_size=batch, shuffle=False, collate_fn=collate, num_workers=0)
     dev = next(model.parameters()).device
@@ -30,8 +31,8 @@ def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=0.7
             t0 = time.perf_counter()
             out = model(x) if criterion is not None else None
             boxes, scores = decode(out, model.stride) if out is not None and tta == "off" else predict(model, x, tta)
-            preds = [postprocess(b.float(), s.float(), conf=conf, iou=iou, agnostic=agnostic, max_det=max_det)
-                     for b, s in zip(boxes, scores)]
+            preds = [postprocess(b.float(), s.float(), conf=conf, iou=iou, agnostic=agnostic, max_det=max_det,
+                                 lines=lines) for b, s in zip(boxes, scores)]
             t_inf += time.perf_counter() - t0
             n_img += len(imgs)
             if criterion is not None:

@@ -4,7 +4,8 @@
 Inference: onnxruntime when it is installed (CUDA first for the GPU SDK types), else OpenCV DNN (Debian's
 python3-opencv has no onnxruntime beside it). NMS as the platform does it, classes kept apart unless the model was
 exported class-agnostic: greedy IoU NMS with cv2.dnn.NMSBoxes for boxes; for rotated boxes the engine's ProbIoU
-suppression (cv2.dnn.NMSBoxesRotated measures polygon IoU and keeps near-square duplicates the platform drops).
+suppression (cv2.dnn.NMSBoxesRotated measures polygon IoU and keeps near-square duplicates the platform drops), and
+for text lines (OCR) the pieces of a higher-scored line, whatever their class.
 Pre-processing repeats the training engine's letterbox exactly, so boxes match the platform's to well under a
 pixel. A model tested with test-time augmentation names its views in the metadata (`tta`); the SDK runs each view
 through the graph and averages the candidates anchor by anchor, as the engine does (a rotated box as its centre and
@@ -104,11 +105,32 @@ def shape_rbox(m):
     return np.stack([m[:, 0], m[:, 1], mid + half, mid - half, t], 1)
 
 
-def rotated_nms(boxes, cls, iou, agnostic):
-    """boxes sorted by score: a box goes when any higher-scored box of its class overlaps it more than `iou`."""
+LINE_ANGLE_DEG, LINE_COVER = 15.0, 0.85  # text lines, as the engine's nms.py
+
+
+def same_line(boxes):
+    """(N, 5) text boxes -> (N, N) bool: box j is a piece or a copy of box i's line (engine nms.py): directions
+    within 15 degrees, centres less than half a line height apart across it, 85 % of j's length along i's."""
+    length, height = np.maximum(boxes[:, 2], boxes[:, 3]), np.minimum(boxes[:, 2], boxes[:, 3])
+    t = np.where(boxes[:, 2] >= boxes[:, 3], boxes[:, 4], boxes[:, 4] + math.pi / 2)
+    ux, uy = np.cos(t)[:, None], np.sin(t)[:, None]
+    dx, dy = boxes[None, :, 0] - boxes[:, None, 0], boxes[None, :, 1] - boxes[:, None, 1]
+    along, across = dx * ux + dy * uy, np.abs(dy * ux - dx * uy)
+    parallel = np.abs(np.sin(t[None, :] - t[:, None])) < math.sin(math.radians(LINE_ANGLE_DEG))
+    li, lj = length[:, None], length[None, :]
+    shared = np.clip(np.minimum(li / 2, along + lj / 2) - np.maximum(-li / 2, along - lj / 2), 0, None)
+    return parallel & (across < 0.5 * np.maximum(height[:, None], height[None, :])) & \
+        (shared >= LINE_COVER * lj)
+
+
+def rotated_nms(boxes, cls, iou, agnostic, lines=False):
+    """boxes sorted by score: a box goes when any higher-scored box of its class overlaps it more than `iou`; for
+    text lines (`lines`, OCR) also when it lies on a higher-scored box's line, whatever its class."""
     m = probiou(boxes, boxes)
     if not agnostic:
         m = m * (cls[:, None] == cls[None, :])
+    if lines:
+        m = np.where(same_line(boxes), 1.0, m)
     m = np.triu(m, 1)
     worst = m.max(0) if len(boxes) else np.zeros(0)
     return np.nonzero(worst < iou)[0]
@@ -274,7 +296,7 @@ class Model:
         boxes, cls, score = cand[keep, :nb].astype(np.float64), cls[keep], score[keep].astype(np.float64)
         off = np.zeros(len(keep)) if self.meta.get("agnostic") else cls * CLASS_OFFSET
         if self.rotated:
-            idx = rotated_nms(boxes, cls, iou, bool(self.meta.get("agnostic")))
+            idx = rotated_nms(boxes, cls, iou, bool(self.meta.get("agnostic")), lines=self.task == "ocr")
         else:
             rects = [[b[0] + o, b[1] + o, b[2] - b[0], b[3] - b[1]] for b, o in zip(boxes, off)]
             idx = cv2.dnn.NMSBoxes(rects, score.tolist(), conf, iou) if rects else []
