@@ -72,9 +72,9 @@ def build_parser():
             s.add_argument("--agnostic", action="store_true", default=None)
             s.add_argument("--nms", action=argparse.BooleanOptionalAction, default=None,
                            help="NMS inside the graph (default); --no-nms leaves it to the caller (OpenCV DNN)")
-            s.add_argument("--tta", help="test-time augmentation (detect, obb, classify, segment), as for test: inside the "
-                                         "graph; a detector's with --no-nms named in the metadata for the caller "
-                                         "to run")
+            s.add_argument("--tta", help="test-time augmentation (detect, obb, classify, segment), as for test: "
+                                         "inside the graph; a detector's with --no-nms named in the metadata for "
+                                         "the caller to run")
             s.add_argument("--out")
     return p
 
