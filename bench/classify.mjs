@@ -3,10 +3,10 @@
 // for BENCH_TRAIN_SECONDS of wall time (default 600), then evaluated on the test crops.
 // Ends with one line: BENCH classify top1=… f1=… train_s=… img_per_s=… epochs=…
 import { mkdtempSync, existsSync, readFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runEngine, PY } from "./engine-run.mjs";
+import { logMachine, runEngine, PY } from "./engine-run.mjs";
 import { execFileSync } from "node:child_process";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -19,8 +19,7 @@ if (!existsSync(join(DATA, "coco_trainval.json"))) {
   console.log(`classify: skipped, dataset folder ${DATA} is absent`);
   process.exit(0);
 }
-const cpu = cpus();
-console.log(`machine: ${cpu[0]?.model ?? "cpu"} x${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}`);
+logMachine();
 const work = mkdtempSync(join(tmpdir(), "loupe-bench-classify-"));
 const crops = join(work, "crops");
 const counts = JSON.parse(execFileSync(PY, [join(ROOT, "bench/classify-data.py"), DATA, crops], { encoding: "utf8" }));

@@ -1,6 +1,9 @@
 // Run the engine as the platform's runner does (JSON lines on stdout, logs passed through) and resolve with the
-// `done` summary. Shared by the classify, segment and measure benchmarks.
-import { spawn } from "node:child_process";
+// `done` summary; the machine line and the generated parts set. Shared by the classify, segment, obb, measure and
+// OCR benchmarks.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -26,4 +29,22 @@ export function runEngine(args) {
     });
     p.on("close", (code) => (code === 0 && done ? resolvePromise(done) : reject(new Error(`engine exited ${code}`))));
   });
+}
+
+/** The machine the figures come from, first line of every benchmark's output. */
+export function logMachine() {
+  const cpu = cpus();
+  console.log(`machine: ${cpu[0]?.model ?? "cpu"} x${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}`);
+}
+
+/**
+ * bench/segment-data.py's generated parts (n images of 256x256 with polygons and rotated boxes) in a fresh work
+ * folder named after the benchmark. Returns the folder, its data folder and the counts the generator printed.
+ */
+export function generatedParts(name, n) {
+  const work = mkdtempSync(join(tmpdir(), `loupe-bench-${name}-`));
+  const data = join(work, "data");
+  const made = JSON.parse(execFileSync(PY, [join(ROOT, "bench/segment-data.py"), data, "--n", String(n), "--size", "256"], { encoding: "utf8" }));
+  console.log(`generated: ${made.train} train / ${made.val} val images, ${made.polygons} parts (256x256)`);
+  return { work, data, made };
 }

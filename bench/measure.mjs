@@ -2,15 +2,13 @@
 // long and discs 10-200 px across, as pixel-centre masks in a 320x320 image), their errors and objects/s.
 // Ends with one line: BENCH measure axis_err_px=… angle_err_deg=… area_err_pct=… centroid_err_px=… objects_per_s=…
 import { execFileSync } from "node:child_process";
-import { cpus, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ENV, PY } from "./engine-run.mjs";
+import { ENV, logMachine, PY } from "./engine-run.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const N = Number(process.env.BENCH_OBJECTS ?? 400);
-const cpu = cpus();
-console.log(`machine: ${cpu[0]?.model ?? "cpu"} x${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}`);
+logMachine();
 const r = JSON.parse(execFileSync(PY, [join(ROOT, "bench/measure-accuracy.py"), String(N)], { env: ENV, encoding: "utf8" }));
 const row = (name, v, unit) => console.log(`  ${name.padEnd(16)} mean ${v.mean.toFixed(3)}  mean |err| ${v.mean_abs.toFixed(3)}  max |err| ${v.max_abs.toFixed(3)} ${unit}`);
 console.log(`${r.objects} objects (masks unless noted):`);

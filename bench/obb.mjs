@@ -5,25 +5,17 @@
 // part's rotated box with the predicted box of its class with the nearest centre (score >= 0.25).
 // Ends with one line: BENCH obb mAP50=… mAP50_95=… matched=… side_err_px=… angle_err_deg=… train_s=… img_per_s=…
 // mAP50_tta=… mAP50_95_tta=… matched_tta=… side_err_px_tta=… angle_err_deg_tta=…
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { PY, runEngine } from "./engine-run.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { generatedParts, logMachine, runEngine } from "./engine-run.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 600);
 const N = Number(process.env.BENCH_IMAGES ?? 400);
 const TTA = process.env.BENCH_TTA ?? "dihedral";
 const PARAMS = (process.env.BENCH_PARAMS ?? "model=p imgsz=256 batch=16 epochs=40 scheduler=cosine warmup_epochs=0.5 close_mosaic=5 degrees=180 flipud=0.5 cache=true patience=0 val=false").split(/\s+/);
 
-const cpu = cpus();
-console.log(`machine: ${cpu[0]?.model ?? "cpu"} x${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}`);
-const work = mkdtempSync(join(tmpdir(), "loupe-bench-obb-"));
-const data = join(work, "data");
-const made = JSON.parse(execFileSync(PY, [join(ROOT, "bench/segment-data.py"), data, "--n", String(N), "--size", "256"], { encoding: "utf8" }));
-console.log(`generated: ${made.train} train / ${made.val} val images, ${made.polygons} parts (256x256)`);
+logMachine();
+const { work, data } = generatedParts("obb", N);
 const t0 = Date.now();
 const summary = await runEngine(["train", "--task", "obb", "--data", join(data, "all.json"), "--images", join(data, "images"),
   "--out", join(work, "run"), "--max-seconds", String(BUDGET_S), ...PARAMS.flatMap((p) => ["--set", p])]);

@@ -5,19 +5,18 @@
 // accuracy, line accuracy and normalised edit distance (plus the recognizer alone on the labelled boxes).
 // Ends with one line: BENCH ocr char_acc=… line_acc=… ned=… det_mAP50=… train_s=…
 import { mkdtempSync, readFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
-import { runEngine, PY } from "./engine-run.mjs";
+import { logMachine, runEngine, PY } from "./engine-run.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 900);
 // pico detector at 256 px (text 12-21 px high), batch 8 (more updates per second); no flips (mirrored text is not text); a few degrees of rotation.
 const PARAMS = (process.env.BENCH_PARAMS ?? "model=p imgsz=256 batch=8 epochs=80 scheduler=cosine warmup_epochs=1 close_mosaic=2 fliplr=0 degrees=5 patience=0 cache=true seed=1").split(/\s+/);
 
-const cpu = cpus();
-console.log(`machine: ${cpu[0]?.model ?? "cpu"} x${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}`);
+logMachine();
 const work = process.env.BENCH_DIR ?? mkdtempSync(join(tmpdir(), "loupe-bench-ocr-"));
 const data = join(work, "data");
 const counts = JSON.parse(execFileSync(PY, [join(ROOT, "bench/ocr-data.py"), data], { encoding: "utf8" }));
