@@ -76,8 +76,10 @@ def test_two_processes_train_and_only_rank_0_speaks(det_data, tmp_path):
 
 def test_the_ranks_share_each_validation(det_data, tmp_path):
     """Each rank validates half of the images with rank 0's EMA weights: together, the validation of those weights
-    (the validation loss is a per-batch mean, so it is compared with that of each rank's half)."""
-    _, events, _ = run_engine(*_args(det_data, tmp_path / "r", "--set", "epochs=8", "--set", "lr0=0.01",
+    (the validation loss is a per-batch mean, so it is compared with that of each rank's half). Sixteen epochs:
+    after eight every score stayed under the confidence on an AVX-512 machine (seeds 5-7), so there was no match
+    to compare."""
+    _, events, _ = run_engine(*_args(det_data, tmp_path / "r", "--set", "epochs=16", "--set", "lr0=0.01",
                                      "--set", "optimizer=AdamW"))
     model, ck = load_checkpoint(str(tmp_path / "r" / "last.pt"))
     records, names, _ = load_coco(f"{det_data}/val.json", f"{det_data}/images", "detect", names=ck["names"])
@@ -86,7 +88,9 @@ def test_the_ranks_share_each_validation(det_data, tmp_path):
     halves = [evaluate(model, records[r::2], names, 64, False, criterion=criterion) for r in (0, 1)]
     shared = [e for e in events if e["event"] == "epoch"][-1]["metrics"]
     assert len(records) == 6 and whole["mAP50"] > 0
-    assert abs(shared["val_loss"] - (halves[0]["val_loss"] + halves[1]["val_loss"]) / 2) < 1e-5
+    # float32 sums in another order: equal to about a millionth of the loss
+    mean_of_halves = (halves[0]["val_loss"] + halves[1]["val_loss"]) / 2
+    assert abs(shared["val_loss"] - mean_of_halves) < 1e-5 + 1e-6 * abs(mean_of_halves)
     for k in ("mAP50", "mAP50_95", "precision", "recall"):
         assert abs(shared[k] - whole[k]) < 1e-5, k
 
