@@ -21,7 +21,8 @@ class TrainConfig:
     imgsz: int = P(640, "inference image size in px (long side); a multiple of 32", 32, 4096, kind="mult32")
     crop: int = P(0, "train on random full-resolution tiles of this size (0 = whole image); a multiple of 32",
                   0, 4096, kind="mult32or0")
-    batch: int = P(-1, "batch size; -1 = automatic (2 above 1280 px)", -1, 1024, kind="batch")
+    batch: int = P(-1, "batch size; -1 = automatic (at most 8 below 128 training images, 2 above 1280 px)", -1, 1024,
+                   kind="batch")
     epochs: int = P(100, "training epochs", 1, 10000)
     time: float = P(0.0, "max training time in hours: 0 = no limit, else 1 to 72", 0.0, 72.0, kind="hours")
     patience: int = P(50, "stop after this many epochs without improvement (0 = never)", 0, 10000)
@@ -34,7 +35,8 @@ class TrainConfig:
                                  "(false: an independent mask per class)")
     workers: int = P(0, "data-loading worker processes (0 = in the training process)", 0, 64)
     procs: int = P(0, "CPU training processes, one core each, gradients averaged (0 = one per core when every one "
-                      "gets 64 training images and a batch of 4; 1 = one process on all cores)", 0, 64)
+                      "sees 1,000 training images over the epochs and gets a batch of 4; 1 = one process on all "
+                      "cores)", 0, 64)
     close_mosaic: int = P(10, "turn mosaic/mixup/cutmix off for the last N epochs", 0, 10000)
     amp: bool = P(True, "mixed precision; CUDA only, ignored with a note on CPU")
     deterministic: bool = P(False, "deterministic algorithms (slower)")

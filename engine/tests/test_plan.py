@@ -44,3 +44,34 @@ def test_the_ema_window_follows_a_plan_the_budget_cut():
     # few steps a window sized for 12,500 would have reached by then
     assert 150 < _lag(lambda ema: ema.plan(2375), 2375) < 300
     assert _lag(lambda ema: None, 2375) < 10
+
+
+def _batch(n_train, size=640, batch=-1):
+    return BaseTrainer.auto_batch(SimpleNamespace(cfg=SimpleNamespace(batch=batch)), n_train, size)
+
+
+def test_automatic_batch_takes_more_steps_when_the_images_are_few():
+    assert [_batch(n) for n in (8, 30, 60, 127, 128, 1000)] == [2, 7, 8, 8, 16, 16]
+    assert [_batch(60, 1024), _batch(60, 1280 + 32), _batch(1000, 1024)] == [8, 2, 8]
+    assert _batch(60, batch=12) == 12  # a fixed batch is the user's
+
+
+def _world(n_train, epochs, batch, cores=2, procs=0):
+    from loupe_engine.trainer import parallel
+    loader = SimpleNamespace(batch_size=batch, dataset=range(n_train))
+    trainer = SimpleNamespace(cfg=SimpleNamespace(procs=procs, rect=False, epochs=epochs), data_parallel=True,
+                              device=SimpleNamespace(type="cpu"), train_loader=loader, batch=batch)
+    threads = parallel.torch.get_num_threads()
+    parallel.torch.set_num_threads(cores)
+    try:
+        return parallel.plan_world(trainer)
+    finally:
+        parallel.torch.set_num_threads(threads)
+
+
+def test_processes_follow_the_images_seen_over_the_run_not_per_epoch():
+    assert _world(60, 100, 8) == 2  # few images, many epochs: worth a second process
+    assert _world(60, 10, 8) == 1  # a short run: the start-up would cost more than it wins
+    assert _world(2000, 1, 16) == 2
+    assert _world(60, 100, 7) == 1  # 3 and 4 images per process are too few for batch-norm statistics
+    assert _world(60, 10, 8, procs=2) == 2  # a set `procs` is the user's

@@ -15,6 +15,8 @@ from loupe_engine.events import Cancelled, EngineError, cancel_requested, log
 from loupe_engine.models.load import checkpoint_arch
 from loupe_engine.trainer import parallel
 
+FEW_IMAGES = 128  # batch auto: below this many training images, at most 8 (auto_batch)
+
 
 class ModelEMA:
     """Exponential moving average of weights; the averaging window ramps up, and never exceeds ~10% of the
@@ -409,10 +411,14 @@ class BaseTrainer:
         return records[:max(1, round(len(records) * self.cfg.fraction))]
 
     def auto_batch(self, n_train, size):
-        """batch=-1: 16 up to 640 px, 8 up to 1280, else 2; at most a quarter of the training images."""
+        """batch=-1: 16 up to 640 px, 8 up to 1280, else 2; 8 at most below FEW_IMAGES training images, and at
+        most a quarter of them. A few-image run from scratch needs steps more than large batches: on 60 DeepPCB
+        images batch 8 scored higher than 15 at the same images/s (engine/BENCHMARKS.md, Few images)."""
         batch = self.cfg.batch
         if batch < 0:
             batch = 16 if size <= 640 else (8 if size <= 1280 else 2)
+            if n_train < FEW_IMAGES:
+                batch = min(batch, 8)
             batch = max(2, min(batch, n_train // 4 or 2))
             log(f"batch auto -> {batch}")
         return batch

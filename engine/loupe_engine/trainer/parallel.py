@@ -19,7 +19,10 @@ import torch.distributed as dist
 
 from loupe_engine.events import Cancelled, log, quiet
 
-MIN_IMAGES_PER_PROC = 64  # below this the start-up (a second interpreter, a second data load) costs more than it wins
+# Training images each process sees over the planned epochs: below this the start-up (a second interpreter, a second
+# data load, a few seconds) costs more than it wins. Counted over the run, not per epoch: 60 DeepPCB images for 100
+# epochs trained 17 % faster in two processes (engine/BENCHMARKS.md, Few images).
+MIN_IMAGES_PER_PROC = 1000
 MIN_BATCH_PER_PROC = 4  # batch-norm statistics need a few images per process
 HELPER_DIED = 3  # the engine's exit code when a helper process died (engine/README.md, Contract)
 
@@ -39,8 +42,8 @@ def plan_world(trainer):
         world = cfg.procs
     else:
         world = cores
-        n = len(loader.dataset)
-        while world > 1 and (n < MIN_IMAGES_PER_PROC * world or trainer.batch // world < MIN_BATCH_PER_PROC):
+        seen = len(loader.dataset) * max(cfg.epochs, 1)
+        while world > 1 and (seen < MIN_IMAGES_PER_PROC * world or trainer.batch // world < MIN_BATCH_PER_PROC):
             world -= 1
     if world > 1 and (not sharable or trainer.batch < world):
         log(f"note: batch {trainer.batch} cannot be split over {world} processes; training in one process")
