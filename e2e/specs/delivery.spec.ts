@@ -21,17 +21,18 @@ const MODEL_NAME = `Delivery ${Date.now().toString(36)}`;
 
 /**
  * Quick on two shared cores: the pico network at 64 px, one image per step with AdamW and a fixed seed. Two
- * epochs (or four at lr0 0.003) leave every score near 0.005, below the 0.25 the exported model keeps, so there
- * would be no box to compare (0.01 collapsed on one split in 16). Six at 0.005 were too few: one CI run's split
- * left no box above 0.25 with the mirrored view, and of 16 more splits tried on the engine two kept a single box
- * (0.33 and 0.53). Ten found boxes on 2 to 4 of the 4 test images of each of 16 splits, the best above 0.92 on
- * each; about 20 s of training on a quiet machine.
+ * epochs (or four at lr0 0.003) leave every score near 0.005, so there would be no box to compare (0.01 collapsed
+ * on one split in 16). The split is random, and how well a short run learns depends on it: with six and then ten
+ * epochs, two CI runs found no test box above 0.25, and one split kept from a passing run scored its 4 test boxes
+ * 0.40 to 0.86, one of the right class (0.36 to 0.38, three right, after twenty). So twenty epochs (about 45 s on a
+ * quiet machine), and the test runs at a lower confidence (below): this spec checks that the SDK reproduces the
+ * platform's boxes, not how good a 45-second model is.
  */
-const NUMBERS = { imgsz: 64, epochs: 10, batch: 1, mosaic: 0, warmup_epochs: 0, lr0: 0.005, seed: 7 } as const;
+const NUMBERS = { imgsz: 64, epochs: 20, batch: 1, mosaic: 0, warmup_epochs: 0, lr0: 0.005, seed: 7 } as const;
 const CHOICES = { model: ['p', 'Pico (p)'], optimizer: ['AdamW', 'AdamW'] } as const;
 const CHANGED = Object.keys(NUMBERS).length + Object.keys(CHOICES).length;
-/** The test's confidence; the export bakes in the engine's default, read back from sdk.json. */
-const CONF = 0.25;
+/** The test's confidence, which the export takes from the latest test and sdk.json repeats. */
+const CONF = 0.1;
 /** Camera resolution of the export: the drawn images' size. The model input stays the trained 64 px square. */
 const CAMERA = { w: 160, h: 120 };
 
@@ -170,6 +171,7 @@ test('train, watch, test (with a mirrored view) and export a detection model; th
       await snap(page, testInfo, 'trained');
     });
 
+    let bestEpoch = 0;
     await test.step('/model: the version’s model info', async () => {
       await page.getByTestId('menu-model').click();
       await expect(page).toHaveURL(/\/model$/);
@@ -179,6 +181,7 @@ test('train, watch, test (with a mirrored view) and export a detection model; th
       expect(await value('dataset')).toBe(COUNT);
       expect(await value('totalEpochs')).toBe(NUMBERS.epochs);
       const best = await value('bestEpoch');
+      bestEpoch = best;
       expect(best >= 1 && best <= NUMBERS.epochs, `best epoch ${best}`).toBe(true);
       for (const field of ['totalTime', 'inferenceMs', 'fps', 'modelSize']) expect(await value(field), field).toBeGreaterThan(0);
       for (const field of ['precision', 'recall', 'mAP50']) {
@@ -216,7 +219,7 @@ test('train, watch, test (with a mirrored view) and export a detection model; th
         await expect(page.getByTestId(`test-overlay-${img.imageId}`)).toHaveAttribute('data-dashed', String(img.predictions.length));
       }
       const found = tested.filter((img) => img.predictions.length > 0);
-      expect(found.length, 'test images with a predicted box').toBeGreaterThan(0);
+      expect(found.length, `test images with a box above ${CONF} (weights of epoch ${bestEpoch})`).toBeGreaterThan(0);
       const dashed = page.getByTestId(`test-overlay-${found[0]!.imageId}`).locator('[data-testid="test-shape"][data-dashed="true"]');
       await expect(dashed.first()).toHaveAttribute('stroke-dasharray', /\d/);
       await snap(page, testInfo, 'test-results');
