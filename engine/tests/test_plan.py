@@ -1,5 +1,6 @@
-"""The time-budget plan's close_mosaic phase: it starts `close_mosaic` epochs before the plan's end and, once
-started, lasts to the end even when the budget later lengthens the plan."""
+"""A run's plan. The time-budget plan's close_mosaic phase: it starts `close_mosaic` epochs before the plan's end
+and, once started, lasts to the end even when the budget later lengthens the plan. The EMA window, the automatic
+batch and the number of training processes."""
 from types import SimpleNamespace
 
 from loupe_engine.trainer.base import BaseTrainer
