@@ -3,7 +3,8 @@
 // platform's default parameters except `model=auto` (p on a CPU; the form's default n has about 4x its FLOPs);
 // BENCH_PARAMS replaces that. A third as many other trainval images validate it as the platform's split would,
 // and best.pt is tested on DeepPCB's whole test split (500 images, partly of board designs the sample never
-// shows). BENCH_TRAIN_SECONDS caps training (default 1800; the default 100 epochs end sooner). Skipped with a message when ../shared/data/deeppcb is absent.
+// shows). BENCH_TRAIN_SECONDS caps training (default 1800; the default 100 epochs end sooner). Skipped with a
+// message when ../shared/data/deeppcb is absent.
 // Ends with one line: BENCH detect-few mAP50=… mAP50_95=… images=… epochs=… train_s=… img_per_s=…
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
