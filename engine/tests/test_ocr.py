@@ -88,7 +88,7 @@ def ocr_run(ocr_data, tmp_path_factory):
     return out, events, err
 
 
-def test_training_reports_text_metrics_and_saves_both_networks(ocr_run):
+def test_training_reports_text_metrics_and_saves_both_networks(ocr_run, ocr_data):
     out, events, err = ocr_run
     epochs = [e["metrics"] for e in events if e["event"] == "epoch"]
     assert len(epochs) == 2
@@ -101,10 +101,14 @@ def test_training_reports_text_metrics_and_saves_both_networks(ocr_run):
     assert {"mAP50", "char_acc", "line_acc", "ned", "rec_char_acc", "best_epochs"} <= set(s)
     results = json.load(open(f"{out}/results.json"))
     assert results["summary"]["char_acc"] == s["char_acc"] and "rec_ned" in results["metrics"]
+    from loupe_engine.ocr.formats import text_format
     from loupe_engine.tasks import runner_for_checkpoint
+    train = json.load(open(f"{ocr_data}/train.json"))
+    formats = [{text_format(a["text"]) for a in train["annotations"] if a["category_id"] == c} for c in (1, 2)]
     for name in ("best.pt", "last.pt"):
         ck = torch.load(f"{out}/{name}", map_location="cpu")
         assert ck["task"] == "ocr" and ck["names"] == ["code", "lot"] and ck["rec"]["charset"] == list(CHARS)
+        assert [set(f) for f in ck["rec"]["text_formats"]] == formats  # digits as 9: 'code' 9.., 'lot' A.. or B..
         assert ck["rec"]["arch"]["n_classes"] == 13  # 12 characters + the CTC blank
         assert runner_for_checkpoint(f"{out}/{name}").__name__ == "loupe_engine.ocr.run"
     assert "synthetic" in err
@@ -121,6 +125,44 @@ def test_test_reads_lines_and_scores_them(ocr_run, ocr_data, tmp_path):
     assert s["lines"] == 6 and {"mAP50", "char_acc", "line_acc", "ned", "rec_char_acc", "rec_line_acc"} <= set(s)
     metrics = json.load(open(tmp_path / "p.metrics.json"))
     assert metrics["rec_char_acc"] == s["rec_char_acc"] and "end to end: char_acc" in err
+    # every line has the class its text fits: relabelling what the test wrote changes nothing
+    from loupe_engine.ocr.formats import relabel
+    formats = torch.load(f"{ocr_run[0]}/best.pt", map_location="cpu")["rec"]["text_formats"]
+    assert all(relabel(p["text"], p["category_id"] - 1, formats) == p["category_id"] - 1 for p in preds)
+
+
+def test_lines_take_the_class_their_text_fits_before_they_are_scored(ocr_run, ocr_data):
+    """The trained detector with a recognizer that reads "A9" on every line: a format only 'lot' has, a whole edit
+    from every 'code' format. Each line found takes class 'lot', in what predict() yields and in what it scores."""
+    from loupe_engine.data.coco import load_coco
+    from loupe_engine.metrics import DetMetrics
+    from loupe_engine.ocr import run as R, val as V
+    from loupe_engine.ocr.model import STRIDE
+    det, _, ck = R.load(f"{ocr_run[0]}/best.pt")
+    charset, width, formats = ck["rec"]["charset"], ck["rec"]["width"], ck["rec"]["text_formats"]
+    assert "A9" in formats[1] and "A9" not in formats[0]
+
+    class ReadsA9(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.unused = torch.nn.Parameter(torch.zeros(1))
+
+        def forward(self, x):
+            out = torch.zeros(len(x), width // STRIDE, len(charset) + 1)
+            out[:, :, 0] = 5.0  # blank
+            out[:, 0, charset.index("A") + 1] = out[:, 2, charset.index("9") + 1] = 10.0
+            return out
+
+    records, _, _ = load_coco(f"{ocr_data}/val.json", f"{ocr_data}/images", "obb", names=ck["names"])
+    scored = DetMetrics(2, ck["names"])
+    got = list(V.predict(det, ReadsA9(), records, charset, width, ck["imgsz"], conf=0.0, metrics=scored,
+                         text_formats=formats))
+    classes = np.concatenate([p[:, 6] for _, _, p, _ in got])
+    assert len(classes) and {t for *_, reads in got for t, _ in reads} == {"A9"}
+    assert (classes == 1).all() and (np.concatenate(scored.pcls) == 1).all()
+    unlabelled = DetMetrics(2, ck["names"])  # without formats the detector's classes stay (it gives both here)
+    list(V.predict(det, ReadsA9(), records, charset, width, ck["imgsz"], conf=0.0, metrics=unlabelled))
+    assert set(np.concatenate(unlabelled.pcls).tolist()) == {0, 1}
 
 
 def test_export_writes_detector_and_recognizer(ocr_run, tmp_path):
@@ -132,6 +174,7 @@ def test_export_writes_detector_and_recognizer(ocr_run, tmp_path):
     assert s["task"] == "ocr" and s["recognizer_path"] == str(tmp_path / "m-rec.onnx") and s["charset"] == CHARS
     det, rec = (tmp_path / "m.onnx").read_bytes(), (tmp_path / "m-rec.onnx").read_bytes()
     assert b'"task": "ocr"' in det and b'"recognizer": "m-rec.onnx"' in det and b"NonMaxSuppression" not in det
+    assert b'"text_formats": [["9' in det
     assert b'"charset": ["0", "1"' in rec and b"LSTM" in rec
     # OpenCV DNN runs the recognizer's standard LSTM graph: the same probabilities as PyTorch
     ck = torch.load(f"{ocr_run[0]}/best.pt", map_location="cpu")

@@ -69,7 +69,7 @@ def train(args):
     emit("phase", phase="validating")
     det, rec, ck = load(os.path.join(args.out, "best.pt"), tr.device)
     res = V.evaluate(det, rec, tr.val_records, tr.val_texts, tr.names, ck["rec"]["charset"], ck["rec"]["width"],
-                     cfg.imgsz, criterion=tr.criterion)
+                     cfg.imgsz, criterion=tr.criterion, text_formats=ck["rec"].get("text_formats"))
     log(metrics_text(res))
     tr.task = "ocr"
     report.finish(args, tr, det, res, {k: res[k] for k in ("mAP50", "mAP50_95", *OCR_KEYS)}
@@ -118,7 +118,8 @@ def test(args):
 
     has_gt = any(len(r["cls"]) for r in records)
     res = V.evaluate(det, rec, records, texts, names, ck["rec"]["charset"], ck["rec"]["width"], ck["imgsz"],
-                     conf=conf, iou=iou, on_image=on_image, half=bool(args.half), agnostic=bool(args.agnostic))
+                     conf=conf, iou=iou, on_image=on_image, half=bool(args.half), agnostic=bool(args.agnostic),
+                     text_formats=ck["rec"].get("text_formats"))
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(results, f)
@@ -181,7 +182,7 @@ def export(args):
             "version": __version__, "model_size": ck["size"], "nms": nms,
             "output": "cx,cy,w,h,theta,score,class" if nms else f"cx,cy,w,h,theta,scores[{len(ck['names'])}]",
             "letterbox": {"pad_value": 114, "interpolation": "bilinear"},
-            "recognizer": os.path.basename(rec_out)}
+            "recognizer": os.path.basename(rec_out), "text_formats": ck["rec"].get("text_formats") or []}
     add_metadata(out, {"loupe": json.dumps(meta), "labels": json.dumps(ck["names"]), "task": "ocr",
                        "input_size": f"{w}x{h}", "version": __version__})
     rmeta = {"task": "ocr-recognizer", "charset": charset, "blank": 0, "input_height": REC_HEIGHT,

@@ -13,6 +13,7 @@ from loupe_engine.events import EngineError, check_cancel, log
 from loupe_engine.ocr import val as V
 from loupe_engine.ocr.crop import REC_HEIGHT, rec_width_for
 from loupe_engine.ocr.data import RecTrainSet, background_patches, collate, cut_context, load_texts, read_rgb
+from loupe_engine.ocr.formats import formats
 from loupe_engine.ocr.model import STRIDE, Recognizer
 from loupe_engine.ocr.text import build_charset
 from loupe_engine.trainer.detect import DetectTrainer
@@ -46,6 +47,11 @@ class OcrTrainer(DetectTrainer):
         if not train_lines:
             raise EngineError("no_text", f"{self.data}: no training box has a `text`; give each text box the text it "
                                          "shows (annotation key \"text\")")
+        by_class = {}
+        for r in self.train_records:
+            for c, _, t in texts.get(r["id"], []):
+                by_class.setdefault(c, []).append(t)
+        self.text_formats = formats(by_class, len(self.names))
         val_lines = [t for r in self.val_records for _, _, t in val_texts.get(r["id"], []) if t]
         self.charset = build_charset(train_lines + val_lines)
         boxes = [b for r in self.train_records for _, b, t in texts.get(r["id"], []) if t]
@@ -152,7 +158,8 @@ class OcrTrainer(DetectTrainer):
     def validate(self, model, final=False):
         records = self.val_records if final else self.val_quick
         res = V.evaluate(model, self.rec, records, self.val_texts, self.names, self.charset, self.rec_width,
-                         self.cfg.imgsz, criterion=self.criterion, rec_criterion=self.ctc)
+                         self.cfg.imgsz, criterion=self.criterion, rec_criterion=self.ctc,
+                         text_formats=self.text_formats)
         res.update(rec_loss=self.rec_loss, rec_img_per_s=self.rec_img_per_s)
         det = 0.1 * res["mAP50"] + 0.9 * res["mAP50_95"]
         rec = res["rec_char_acc"] - 1e-4 * min(res.get("rec_val_loss") or 0.0, 10.0)
@@ -169,7 +176,7 @@ class OcrTrainer(DetectTrainer):
 
     def rec_entry(self, state):
         return {"model": state, "charset": self.charset, "arch": self.rec.arch(), "width": self.rec_width,
-                "height": REC_HEIGHT}
+                "height": REC_HEIGHT, "text_formats": self.text_formats}
 
     def save(self, model, ema, opt, state, improved):
         det_imp, rec_imp = (self._det_improved, self._rec_improved) if self.cfg.val else (True, True)

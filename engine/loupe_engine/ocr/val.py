@@ -14,6 +14,7 @@ from loupe_engine.losses.iou import rbox_iou_matrix
 from loupe_engine.metrics import DetMetrics
 from loupe_engine.ocr.crop import canonical, rectify
 from loupe_engine.ocr.data import read_rgb
+from loupe_engine.ocr.formats import relabel
 from loupe_engine.ocr.text import TextMetrics, encode, greedy_decode
 from loupe_engine.trainer.validate import predict_batches
 
@@ -71,29 +72,42 @@ def match(preds, truths):
 
 
 def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=0.7, metrics=None, criterion=None, half=False,
-            agnostic=False):
-    """Yields (record index, image RGB, predictions (K, 7) above conf in image pixels, [(text, score)])."""
-    for i, pred in predict_batches(det, records, imgsz, True, conf=0.001, iou=iou, metrics=metrics,
-                                   criterion=criterion, half=half, agnostic=agnostic, lines=True):
+            agnostic=False, text_formats=None):
+    """Yields (record index, image RGB, predictions (K, 7) above conf in image pixels, [(text, score)]). With
+    `text_formats` (formats.py, per class) a line read takes the class its text fits, before it is scored."""
+    done = {}
+
+    def read(i, pred):
         check_cancel()
-        pred = pred[pred[:, 5] > conf].float().numpy()
+        keep = pred[:, 5] > conf
+        above = pred[keep].float().numpy()
         img = read_rgb(records[i])
         t0 = time.perf_counter()
-        reads = recognize(rec, [rectify(img, pred_box(p), width) for p in pred], charset) if len(pred) else []
+        reads = recognize(rec, [rectify(img, pred_box(p), width) for p in above], charset) if len(above) else []
+        if text_formats:
+            above[:, 6] = [relabel(t, int(c), text_formats) for (t, _), c in zip(reads, above[:, 6])]
+            pred = pred.clone()
+            pred[keep, 6] = torch.from_numpy(above[:, 6]).to(pred.dtype)
         rec.ms = getattr(rec, "ms", 0.0) + 1000 * (time.perf_counter() - t0)
-        yield i, img, pred, reads
+        done[i] = img, above, reads
+        return pred
+
+    for i, _ in predict_batches(det, records, imgsz, True, conf=0.001, iou=iou, metrics=metrics,
+                                criterion=criterion, half=half, agnostic=agnostic, lines=True, relabel=read):
+        yield (i, *done.pop(i))
 
 
 def evaluate(det, rec, records, texts, names, charset, width, imgsz, conf=0.25, iou=0.7, criterion=None,
-             rec_criterion=None, half=False, on_image=None, agnostic=False):
+             rec_criterion=None, half=False, on_image=None, agnostic=False, text_formats=None):
     """Metrics dict: detection (DetMetrics at conf), end to end, recognition on the labelled boxes. `on_image`
-    receives (record, predictions, reads) for each image (the test command writes them out)."""
+    receives (record, predictions, reads) for each image (the test command writes them out). `text_formats`:
+    as predict()."""
     m = DetMetrics(len(names), names)
     e2e, on_gt = TextMetrics(), TextMetrics()
     gt_crops, gt_texts = [], []
     rec.ms = 0.0
     for i, img, pred, reads in predict(det, rec, records, charset, width, imgsz, conf, iou, m, criterion, half,
-                                       agnostic):
+                                       agnostic, text_formats):
         r = records[i]
         lines = texts.get(r["id"], [])
         if on_image:

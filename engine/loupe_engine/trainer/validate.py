@@ -13,10 +13,11 @@ from loupe_engine.tta import predict
 
 
 def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=0.7, agnostic=False, max_det=300,
-                    criterion=None, metrics=None, half=False, tta="off", lines=False):
+                    criterion=None, metrics=None, half=False, tta="off", lines=False, relabel=None):
     """Yields (record index, predictions in original-image pixels) and fills `metrics` in letterbox space.
     Sets model.ms_per_image and model.val_loss (None without `criterion`) when exhausted. `tta`: tta.py's views;
-    `lines`: the boxes are text lines (nms.py)."""
+    `lines`: the boxes are text lines (nms.py); `relabel(record index, predictions)` may change their classes
+    (the last column) before they are scored (OCR: classes from what is read)."""
     ds = EvalSet(records, (imgsz, imgsz), rotated)
     dl = torch.utils.data.DataLoader(ds, batch_size=batch, shuffle=False, collate_fn=collate, num_workers=0)
     dev = next(model.parameters()).device
@@ -42,9 +43,15 @@ def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=0.7
                 n_loss += 1
             for k, (i, ratio, pad) in enumerate(extra):
                 t = targets[targets[:, 0] == k]
+                pred = preds[k].cpu()
+                orig = to_original(pred, ratio, pad, rotated)
+                if relabel is not None:
+                    orig = relabel(i, orig)
+                    pred = pred.clone()
+                    pred[:, -1] = orig[:, -1]
                 if metrics is not None:
-                    metrics.update(preds[k].cpu(), t[:, 2:], t[:, 1])
-                yield i, to_original(preds[k].cpu(), ratio, pad, rotated)
+                    metrics.update(pred, t[:, 2:], t[:, 1])
+                yield i, orig
     model.ms_per_image = 1000 * t_inf / max(n_img, 1)
     model.val_loss = (loss_sum / max(n_loss, 1)).tolist() if criterion is not None else None
 

@@ -238,7 +238,7 @@ function segmentation(probs: Float32Array, meta: ModelMeta, lb: { ratio: number;
   return { width, height, classMap, instances };
 }
 
-export { loadOcrModel, canonicalBox, rectify, greedyDecode, parseRecognizerMeta } from "./ocr.js";
+export { loadOcrModel, canonicalBox, rectify, greedyDecode, parseRecognizerMeta, relabel, textFormat, formatDistance } from "./ocr.js";
 export type { OcrModel, RecognizerMeta, TextLine } from "./ocr.js";
 export { MEASURE_FIELDS, measureRbox, measureDetection, measurePolygon, measureMask, measureInstance, toMillimetres, inRange, judgeImage, describeFailure } from "./measure.js";
 export type { MeasureField, ObjectMeasure, Range, MeasureTolerances, MeasureFailure, MeasureVerdict } from "./measure.js";

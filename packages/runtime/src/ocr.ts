@@ -3,7 +3,8 @@
  * model) and X-rec.onnx reads them. Every box is cut out and rectified exactly as the engine does
  * (engine/loupe_engine/ocr/crop.py: reading direction, context margins, 32 px high, bilinear, padded right), the
  * recognizer gives per-step probabilities and a greedy CTC decode turns them into text
- * (engine/loupe_engine/ocr/text.py `greedy_decode`).
+ * (engine/loupe_engine/ocr/text.py `greedy_decode`). A line then takes the class its text fits (relabel(), the
+ * engine's ocr/formats.py).
  */
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -37,6 +38,8 @@ export interface TextLine extends Detection {
 export interface OcrModel {
   meta: ModelMeta;
   recognizer: RecognizerMeta;
+  /** Per class, the formats of its training texts (digits written as 9), the most frequent first; see relabel(). */
+  textFormats: string[][];
   /** rgb: interleaved RGB bytes (width*height*3). conf may only raise the threshold baked into the detector. */
   ocr(rgb: Uint8Array, width: number, height: number, opts?: { conf?: number }): Promise<TextLine[]>;
   close(): Promise<void>;
@@ -119,6 +122,46 @@ export function greedyDecode(probs: Float32Array, steps: number, classes: number
   return { text, score };
 }
 
+/** The text with each ASCII digit written as 9. */
+export function textFormat(text: string): string {
+  return text.replace(/[0-9]/g, "9");
+}
+
+const isLetter = (ch: string): boolean => /^\p{L}$/u.test(ch);
+
+/** Edit distance of two formats, by code point: adding or dropping a character costs 1, swapping it 1, or 0.5 between two letters. */
+export function formatDistance(a: string, b: string): number {
+  const x = Array.from(a);
+  const y = Array.from(b);
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= y.length; j++) {
+      const swap = x[i - 1] === y[j - 1] ? 0 : isLetter(x[i - 1]!) && isLetter(y[j - 1]!) ? 0.5 : 1;
+      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + swap));
+    }
+    prev = cur;
+  }
+  return prev[y.length]!;
+}
+
+/**
+ * The class of a line read as `text` that the detector gave class `cls` (engine/loupe_engine/ocr/formats.py): the
+ * class whose nearest format is at least one whole edit nearer than `cls`'s nearest (the nearest such, the lowest
+ * index on a tie), else `cls`. A class without formats neither takes nor gives lines; two classes of one format
+ * never move a line.
+ */
+export function relabel(text: string, cls: number, classFormats: string[][]): number {
+  if (!text || cls >= classFormats.length || !classFormats[cls]!.length) return cls;
+  const f = textFormat(text);
+  const near = classFormats.map((ps) => Math.min(Infinity, ...ps.map((p) => formatDistance(f, p))));
+  let best = 0;
+  near.forEach((d, c) => {
+    if (d < near[best]!) best = c;
+  });
+  return near[best]! + 1 <= near[cls]! ? best : cls;
+}
+
 export function parseRecognizerMeta(props: Record<string, string>): RecognizerMeta {
   const raw = props["loupe"];
   if (!raw) throw new Error("not a Loupe recognizer: the ONNX file has no 'loupe' metadata");
@@ -141,7 +184,9 @@ export async function loadOcrModel(path: string, opts: LoadOptions = {}): Promis
   const detBytes = new Uint8Array(await readFile(path));
   const meta = parseMeta(readMetadataProps(detBytes));
   if ((meta.task as string) !== "ocr") throw new Error(`this is a ${meta.task} model, not an OCR model; use loadModel()`);
-  const recName = (JSON.parse(readMetadataProps(detBytes)["loupe"]!) as { recognizer?: string }).recognizer ?? path.replace(/\.onnx$/, "") + "-rec.onnx";
+  const detMeta = JSON.parse(readMetadataProps(detBytes)["loupe"]!) as { recognizer?: string; text_formats?: string[][] };
+  const recName = detMeta.recognizer ?? path.replace(/\.onnx$/, "") + "-rec.onnx";
+  const textFormats = detMeta.text_formats ?? [];
   const recBytes = new Uint8Array(await readFile(join(dirname(path), recName)));
   const recognizer = parseRecognizerMeta(readMetadataProps(recBytes));
   const providers = opts.executionProviders ? { executionProviders: opts.executionProviders } : {};
@@ -150,6 +195,7 @@ export async function loadOcrModel(path: string, opts: LoadOptions = {}): Promis
   return {
     meta,
     recognizer,
+    textFormats,
     async ocr(rgb, width, height, o = {}) {
       const lb = letterbox(rgb, width, height, meta.inputWidth, meta.inputHeight);
       const out = await det.run({ images: new ort.Tensor("float32", lb.tensor, [1, 3, meta.inputHeight, meta.inputWidth]) });
@@ -187,7 +233,9 @@ export async function loadOcrModel(path: string, opts: LoadOptions = {}): Promis
       const all = probs.data as Float32Array;
       return lines.map((d, i) => {
         const { text, score } = greedyDecode(all.subarray(i * steps! * classes!, (i + 1) * steps! * classes!), steps!, classes!, recognizer.charset, recognizer.blank);
-        return { ...d, text, textScore: score };
+        const classId = relabel(text, d.classId, textFormats);
+        const label = classId === d.classId ? d.label : (meta.labels[classId] ?? String(classId));
+        return { ...d, classId, label, text, textScore: score };
       });
     },
     async close() {

@@ -41,6 +41,10 @@ for im in json.load(open("all.json"))["images"]:
     const model = await loadOcrModel(join(work, "model.onnx"));
     expect(model.meta).toMatchObject({ task: "ocr", labels: ["code", "lot"], inputWidth: 64, inputHeight: 64 });
     expect(model.recognizer).toMatchObject({ charset: [..."0123456789AB"], blank: 0, inputHeight: 32, inputWidth: 128 });
+    // the formats of each class's training texts: 'code' starts with a digit, 'lot' with a letter
+    expect(model.textFormats).toHaveLength(2);
+    expect(model.textFormats[0]!.every((f) => f.startsWith("9"))).toBe(true);
+    expect(model.textFormats[1]!.every((f) => /^[AB]/.test(f))).toBe(true);
     let count = 0;
     let maxDiff = 0;
     let scoreDiff = 0;

@@ -398,13 +398,42 @@ class Reader:
         return "".join(chars), float(np.mean(scores)) if scores else float(np.mean(top))
 
 
+def _text_distance(a, b):
+    """Edit distance of two text formats: adding or dropping a character costs 1, swapping it 1, or 0.5 between two
+    letters (the engine's ocr/formats.py)."""
+    prev = [float(j) for j in range(len(b) + 1)]
+    for i, ca in enumerate(a, 1):
+        cur = [float(i)]
+        for j, cb in enumerate(b, 1):
+            swap = 0.0 if ca == cb else 0.5 if ca.isalpha() and cb.isalpha() else 1.0
+            cur.append(min(prev[j] + 1.0, cur[j - 1] + 1.0, prev[j - 1] + swap))
+        prev = cur
+    return prev[-1]
+
+
+def relabel(text, cls, class_formats):
+    """The class of a line read as `text` that the detector gave class `cls`: the class whose training texts'
+    formats (digits written as 9) lie a whole edit nearer than those of `cls` (the nearest, the lowest on a tie),
+    else `cls`; as the engine's ocr/formats.py."""
+    if not text or cls >= len(class_formats) or not class_formats[cls]:
+        return cls
+    f = "".join("9" if "0" <= ch <= "9" else ch for ch in text)
+    near = [min((_text_distance(f, p) for p in ps), default=float("inf")) for ps in class_formats]
+    best = min(range(len(near)), key=lambda c: (near[c], c))
+    return best if near[best] + 1.0 <= near[cls] else cls
+
+
 def read_text(model, reader, bgr, conf=None):
     """OCR: the text lines `model` (the text detector without NMS) finds in a BGR image, each a detection with
-    `text` and `textScore` read by `reader`."""
+    `text` and `textScore` read by `reader`, and the class its text fits (relabel)."""
     rgb = np.ascontiguousarray(bgr[..., ::-1])
     lines = model.detect(bgr, conf=conf)
+    formats = model.meta.get("text_formats") or []
     for d in lines:
         d["text"], d["textScore"] = reader.read(rgb, d["rbox"])
+        c = relabel(d["text"], d["classId"], formats)
+        if c != d["classId"]:
+            d["classId"], d["label"] = c, model.labels[c]
     return lines
 
 

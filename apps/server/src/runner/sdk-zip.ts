@@ -113,7 +113,7 @@ function taskText(info: SdkInfo): Record<string, string> {
         '| `model-raw.onnx` | the same text detector without NMS, for OpenCV DNN (the Python SDK) |\n' +
         '| `model-rec.onnx` | the text recognizer: reads each line cut out of the image (both SDKs) |\n',
       what: 'a text line\'s `classId`',
-      output: `At most ${info.maxDet} text lines per image, confidence threshold ${info.conf}, NMS IoU ${info.iou}; each line comes with the text read in it (\`text\`, \`textScore\`).`,
+      output: `At most ${info.maxDet} text lines per image, confidence threshold ${info.conf}, NMS IoU ${info.iou}; each line comes with the text read in it (\`text\`, \`textScore\`), and takes the class whose training texts it fits a whole edit better than the detector's class (digits count alike, so classes of one format keep the detector's).`,
     };
   }
   if (info.task === 'classify') {
