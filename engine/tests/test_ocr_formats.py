@@ -27,6 +27,14 @@ def test_formats_write_digits_as_9_and_keep_the_most_frequent_first():
     assert len(many[0]) == MAX_FORMATS
 
 
+def test_a_class_of_many_formats_keeps_the_rare_ones_far_from_the_rest():
+    # 200 distinct serials with one prefix, each once, and one of another prefix that sorts after them all
+    serials = [f"XY {chr(65 + i % 26)}{chr(65 + i // 26)}-{i}" for i in range(200)] + ["ZZ:12345"] + ["XY AA-1"] * 3
+    kept = formats({0: serials}, 1)[0]
+    assert len(kept) == MAX_FORMATS and kept[0] == "XY AA-9" and "ZZ:99999" in kept
+    assert len(set(kept)) == MAX_FORMATS
+
+
 def test_distance_counts_letter_swaps_as_half():
     assert distance("SN 99", "SN 99") == 0
     assert distance("AB", "AC") == 0.5 and distance("A9", "99") == 1 and distance("A-", "A:") == 1

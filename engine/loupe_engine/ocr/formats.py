@@ -10,7 +10,8 @@ Python SDK (apps/server/sdk/python/loupe_sdk.py); engine/tests/test_ocr_formats.
 them to the same cases."""
 from collections import Counter
 
-MAX_FORMATS = 64  # per class, the most frequent first: bounds the checkpoint, the export and the cost per line
+MAX_FORMATS = 64  # per class: bounds the checkpoint, the export and the cost per line
+POOL = 1024  # the most frequent formats of a class that formats() chooses from
 MARGIN = 1.0
 
 
@@ -20,12 +21,26 @@ def text_format(text):
 
 
 def formats(texts_by_class, n_classes):
-    """Per class index, its texts' distinct formats, the most frequent first (ties in code-point order)."""
+    """Per class index, its texts' distinct formats, the most frequent first (ties in code-point order). A class
+    with more than MAX_FORMATS keeps its most frequent, then each time the one farthest from those kept: random
+    serial numbers rarely repeat a format, and frequency alone would keep one prefix and drop the others."""
     out = []
     for c in range(n_classes):
         counts = Counter(text_format(t) for t in texts_by_class.get(c, []) if t)
-        out.append([f for f, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))][:MAX_FORMATS])
+        ranked = [f for f, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))][:POOL]
+        out.append(ranked if len(ranked) <= MAX_FORMATS else _spread(ranked))
     return out
+
+
+def _spread(ranked):
+    """MAX_FORMATS of `ranked`: its first, then each time the farthest from those taken (the earlier on a tie)."""
+    taken = [ranked[0]]
+    near = [distance(f, ranked[0]) for f in ranked]
+    while len(taken) < MAX_FORMATS:
+        k = max(range(len(ranked)), key=lambda i: (near[i], -i))
+        taken.append(ranked[k])
+        near = [min(d, distance(f, ranked[k])) for f, d in zip(ranked, near)]
+    return taken
 
 
 def _swap(a, b):
