@@ -67,6 +67,10 @@ def relabel(text, cls, class_formats):
     if not text or cls >= len(class_formats) or not class_formats[cls]:
         return cls
     f = text_format(text)
-    near = [min((distance(f, p) for p in ps), default=float("inf")) for ps in class_formats]
+    own = min(distance(f, p) for p in class_formats[cls])
+    if own < MARGIN:  # no class can be a whole edit nearer (most lines: the detector's class, its format exactly)
+        return cls
+    near = [own if c == cls else min((distance(f, p) for p in ps), default=float("inf"))
+            for c, ps in enumerate(class_formats)]
     best = min(range(len(near)), key=lambda c: (near[c], c))
     return best if near[best] + MARGIN <= near[cls] else cls
