@@ -209,7 +209,7 @@ test('train, watch, test (with a mirrored view) and export a detection model; th
       await expect(page.getByTestId('test-status')).toHaveAttribute('data-status', /^(succeeded|failed|cancelled)$/, { timeout: 90_000 });
       await expect(page.getByTestId('test-status')).toHaveAttribute('data-status', 'succeeded');
       await expect(page.getByTestId('test-results')).toHaveAttribute('data-total', String(testSplit));
-      await expect(page.getByTestId('test-run-settings')).toHaveText(`Confidence ${CONF} · IoU 0.7 · Test-time augmentation: Mirror (2 views)`);
+      await expect(page.getByTestId('test-run-settings')).toHaveText(`Confidence ${CONF} · IoU 0.6 · Test-time augmentation: Mirror (2 views)`);
 
       const token = await sessionToken(page);
       tested = (await call<{ items: TestImage[] }>('GET', `/api/models/${modelId}/tests/${testId}/images?pageSize=200`, undefined, token)).items;

@@ -12,6 +12,7 @@ from loupe_engine.events import EngineError, Progress, emit, log
 from loupe_engine.losses.iou import rbox_corners
 from loupe_engine.models.detector import count_flops
 from loupe_engine.models.load import load_checkpoint
+from loupe_engine.nms import NMS_IOU
 from loupe_engine.tasks import runner, runner_for_checkpoint
 from loupe_engine.trainer.detect import DetectTrainer
 from loupe_engine.trainer.validate import evaluate, predict_batches
@@ -92,7 +93,7 @@ def test(args):
         return task_runner.test(args)
     _need(args, "model", "data", "images")
     conf = 0.25 if args.conf is None else float(args.conf)
-    iou = 0.7 if args.iou is None else float(args.iou)
+    iou = NMS_IOU if args.iou is None else float(args.iou)
     problems = _check_range("conf", conf, 0.0, 1.0) + _check_range("iou", iou, 0.0, 1.0)
     if problems:
         raise EngineError("invalid_parameters", "; ".join(problems))

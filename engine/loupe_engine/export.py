@@ -24,7 +24,7 @@ from loupe_engine.events import EngineError, emit, log
 from loupe_engine.models.blocks import C2f
 from loupe_engine.models.detector import REG_MAX, anchors
 from loupe_engine.models.load import load_checkpoint
-from loupe_engine.nms import postprocess
+from loupe_engine.nms import NMS_IOU, postprocess
 from loupe_engine.tta import check_mode, graph_mode, predict
 
 
@@ -131,7 +131,7 @@ def export(args):
         elif int(v) <= 0:
             problems.append(f"{key}={v}: must be greater than 0")
     conf = 0.25 if args.conf is None else float(args.conf)
-    iou = 0.7 if args.iou is None else float(args.iou)
+    iou = NMS_IOU if args.iou is None else float(args.iou)
     for k, v in (("conf", conf), ("iou", iou)):
         if not 0 <= v <= 1:
             problems.append(f"{k}={v}: must be between 0 and 1")

@@ -158,7 +158,7 @@ describe('a test on the real engine', () => {
     const r = await startTest(s.model.id, { settings: { conf: 0.001, half: true, tta: 'hflip' } });
     expect(r.code, r.message).toBe(0);
     first = r.data;
-    expect(first).toMatchObject({ trainingId: s.trainingId, version: 'v1', source: 'testSplit', imageCount: 4, settings: { conf: 0.001, iou: 0.7, half: true, agnostic: false, tta: 'hflip' } });
+    expect(first).toMatchObject({ trainingId: s.trainingId, version: 'v1', source: 'testSplit', imageCount: 4, settings: { conf: 0.001, iou: 0.6, half: true, agnostic: false, tta: 'hflip' } });
     expect(ACTIVE).toContain(first.status);
     expect(await model(s.model.id)).toMatchObject({ projectStatus: 'testing' });
 

@@ -15,6 +15,7 @@ from loupe_engine.events import EngineError, emit, log
 from loupe_engine.measure.fields import measure_polygon, measure_rbox, rounded
 from loupe_engine.measure.tolerance import judge_image, parse_tolerances
 from loupe_engine.models.load import load_checkpoint
+from loupe_engine.nms import NMS_IOU
 from loupe_engine.tta import check_mode
 
 IMAGE_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".mpo", ".webp")
@@ -96,7 +97,7 @@ def measure(args):
         raise EngineError("invalid_parameters", f"mm_per_px={scale}: must be greater than 0")
     scale = float(scale) if scale is not None else None
     conf = (0.5 if args.conf is None else float(args.conf))
-    iou = 0.7 if args.iou is None else float(args.iou)
+    iou = NMS_IOU if args.iou is None else float(args.iou)
     for k, v in (("conf", conf), ("iou", iou)):
         if not 0 <= v <= 1:
             raise EngineError("invalid_parameters", f"{k}={v}: must be between 0 and 1")

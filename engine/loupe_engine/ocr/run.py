@@ -13,6 +13,7 @@ from loupe_engine.export import Candidates, Exported, add_metadata, input_size
 from loupe_engine.losses.iou import rbox_corners
 from loupe_engine.models.detector import Detector
 from loupe_engine.models.load import checkpoint_arch
+from loupe_engine.nms import NMS_IOU
 from loupe_engine.ocr import val as V
 from loupe_engine.ocr.crop import LINE_ASPECT, MARGIN, MARGIN_X, PAD, REC_HEIGHT
 from loupe_engine.ocr.data import load_texts
@@ -85,7 +86,7 @@ def test(args):
     if missing:
         raise EngineError("missing_argument", "; ".join(missing))
     conf = 0.25 if args.conf is None else float(args.conf)
-    iou = 0.7 if args.iou is None else float(args.iou)
+    iou = NMS_IOU if args.iou is None else float(args.iou)
     problems = [f"{k}={v}: must be between 0 and 1" for k, v in (("conf", conf), ("iou", iou)) if not 0 <= v <= 1]
     if problems:
         raise EngineError("invalid_parameters", "; ".join(problems))
@@ -152,7 +153,7 @@ def export(args):
         elif int(v) <= 0:
             problems.append(f"{key}={v}: must be greater than 0")
     conf = 0.25 if args.conf is None else float(args.conf)
-    iou = 0.7 if args.iou is None else float(args.iou)
+    iou = NMS_IOU if args.iou is None else float(args.iou)
     problems += [f"{k}={v}: must be between 0 and 1" for k, v in (("conf", conf), ("iou", iou)) if not 0 <= v <= 1]
     if problems:
         raise EngineError("invalid_parameters", "; ".join(problems))

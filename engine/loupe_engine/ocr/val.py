@@ -12,6 +12,7 @@ import torch
 from loupe_engine.events import check_cancel
 from loupe_engine.losses.iou import rbox_iou_matrix
 from loupe_engine.metrics import DetMetrics
+from loupe_engine.nms import NMS_IOU
 from loupe_engine.ocr.crop import canonical, rectify
 from loupe_engine.ocr.data import read_rgb
 from loupe_engine.ocr.formats import relabel
@@ -71,7 +72,7 @@ def match(preds, truths):
     return out
 
 
-def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=0.7, metrics=None, criterion=None, half=False,
+def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=NMS_IOU, metrics=None, criterion=None, half=False,
             agnostic=False, text_formats=None):
     """Yields (record index, image RGB, predictions (K, 7) above conf in image pixels, [(text, score)]). With
     `text_formats` (formats.py, per class) a line read takes the class its text fits, before it is scored."""
@@ -97,7 +98,7 @@ def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=0.7, metric
         yield (i, *done.pop(i))
 
 
-def evaluate(det, rec, records, texts, names, charset, width, imgsz, conf=0.25, iou=0.7, criterion=None,
+def evaluate(det, rec, records, texts, names, charset, width, imgsz, conf=0.25, iou=NMS_IOU, criterion=None,
              rec_criterion=None, half=False, on_image=None, agnostic=False, text_formats=None):
     """Metrics dict: detection (DetMetrics at conf), end to end, recognition on the labelled boxes. `on_image`
     receives (record, predictions, reads) for each image (the test command writes them out). `text_formats`:

@@ -8,11 +8,11 @@ from loupe_engine.data.dataset import EvalSet, collate
 from loupe_engine.events import check_cancel
 from loupe_engine.metrics import DetMetrics
 from loupe_engine.models.detector import decode
-from loupe_engine.nms import postprocess
+from loupe_engine.nms import NMS_IOU, postprocess
 from loupe_engine.tta import predict
 
 
-def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=0.7, agnostic=False, max_det=300,
+def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=NMS_IOU, agnostic=False, max_det=300,
                     criterion=None, metrics=None, half=False, tta="off", lines=False, relabel=None):
     """Yields (record index, predictions in original-image pixels) and fills `metrics` in letterbox space.
     Sets model.ms_per_image and model.val_loss (None without `criterion`) when exhausted. `tta`: tta.py's views;
@@ -68,14 +68,14 @@ def to_original(pred, ratio, pad, rotated):
     return pred
 
 
-def evaluate(model, records, names, imgsz, rotated, conf=0.25, criterion=None, batch=8, iou=0.7, agnostic=False,
+def evaluate(model, records, names, imgsz, rotated, conf=0.25, criterion=None, batch=8, iou=NMS_IOU, agnostic=False,
              half=False):
     """Metrics dict for `records` (which carry ground truth)."""
     part = evaluate_part(model, records, names, imgsz, rotated, criterion, batch, iou, agnostic, half)
     return summarize([part], names, conf)
 
 
-def evaluate_part(model, records, names, imgsz, rotated, criterion=None, batch=8, iou=0.7, agnostic=False,
+def evaluate_part(model, records, names, imgsz, rotated, criterion=None, batch=8, iou=NMS_IOU, agnostic=False,
                   half=False):
     """What summarize() needs from `records`: matched predictions, loss sums and timing. Data-parallel ranks each
     evaluate a share of the images and rank 0 summarizes their parts (trainer/detect.py)."""

@@ -58,7 +58,8 @@ export const TtaTasks: readonly string[] = ['detect', 'obb', 'classify', 'segmen
 /** SPEC §3 test settings. */
 export const TestSettings = Type.Object({
   conf: Type.Number({ minimum: 0, maximum: 1, default: 0.25 }),
-  iou: Type.Number({ minimum: 0, maximum: 1, default: 0.7 }),
+  /** NMS IoU: 0.6 removes the same-class near-duplicates 0.7 kept (engine/BENCHMARKS.md, "Run 33, and the NMS IoU"). */
+  iou: Type.Number({ minimum: 0, maximum: 1, default: 0.6 }),
   /** FP16: honoured on CUDA; on CPU the engine says so and tests in float32. */
   half: Type.Boolean({ default: false }),
   agnostic: Type.Boolean({ default: false }),
@@ -71,7 +72,7 @@ export const TestSettings = Type.Object({
   tta: Type.Enum(TtaModes, { default: 'off' }),
 });
 export type TestSettings = Static<typeof TestSettings>;
-export const TestSettingsDefaults: TestSettings = { conf: 0.25, iou: 0.7, half: false, agnostic: false, tta: 'off' };
+export const TestSettingsDefaults: TestSettings = { conf: 0.25, iou: 0.6, half: false, agnostic: false, tta: 'off' };
 
 /** Stored test settings (a JSON text), with the defaults of settings added since they were stored. */
 export function parseTestSettings(json: string): TestSettings {

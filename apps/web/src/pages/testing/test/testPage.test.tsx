@@ -232,7 +232,7 @@ describe('/test run', () => {
     await screen.findByTestId('test-no-runs');
     await waitFor(() => expect(screen.getByTestId('version-option-11')).toBeTruthy());
     await click('test-run');
-    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ trainingId: 11, source: 'testSplit', settings: { conf: 0.25, iou: 0.7, half: false, agnostic: false, tta: 'off' } }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ trainingId: 11, source: 'testSplit', settings: { conf: 0.25, iou: 0.6, half: false, agnostic: false, tta: 'off' } }));
     expect(useProject.getState().project?.projectStatus).toBe('testing');
 
     await screen.findByTestId('test-active');
