@@ -413,7 +413,7 @@ class BaseTrainer:
     def auto_batch(self, n_train, size):
         """batch=-1: 16 up to 640 px, 8 up to 1280, else 2; 8 at most below FEW_IMAGES training images, and at
         most a quarter of them. A few-image run from scratch needs steps more than large batches: on 60 DeepPCB
-        images batch 8 scored higher than 15 at the same images/s (engine/BENCHMARKS.md, Few images)."""
+        images batch 8 scored higher than 15 at the same images/s (engine/BENCHMARKS-FEW.md)."""
         batch = self.cfg.batch
         if batch < 0:
             batch = 16 if size <= 640 else (8 if size <= 1280 else 2)

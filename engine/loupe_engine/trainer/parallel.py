@@ -21,7 +21,7 @@ from loupe_engine.events import Cancelled, log, quiet
 
 # Training images each process sees over the planned epochs: below this the start-up (a second interpreter, a second
 # data load, a few seconds) costs more than it wins. Counted over the run, not per epoch: 60 DeepPCB images for 100
-# epochs trained 15-18 % faster in two processes (engine/BENCHMARKS.md, Few images).
+# epochs trained 15-18 % faster in two processes (engine/BENCHMARKS-FEW.md).
 MIN_IMAGES_PER_PROC = 1000
 MIN_BATCH_PER_PROC = 4  # batch-norm statistics need a few images per process
 HELPER_DIED = 3  # the engine's exit code when a helper process died (engine/README.md, Contract)
