@@ -85,9 +85,8 @@ def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=NMS_IOU, me
         img = read_rgb(records[i])
         t0 = time.perf_counter()
         reads = recognize(rec, [rectify(img, pred_box(p), width) for p in above], charset) if len(above) else []
-        if text_formats:
+        if text_formats:  # `pred` is predict_batches' own copy in image pixels: change it in place
             above[:, 6] = [relabel(t, int(c), text_formats) for (t, _), c in zip(reads, above[:, 6])]
-            pred = pred.clone()
             pred[keep, 6] = torch.from_numpy(above[:, 6]).to(pred.dtype)
         rec.ms = getattr(rec, "ms", 0.0) + 1000 * (time.perf_counter() - t0)
         done[i] = img, above, reads

@@ -47,8 +47,7 @@ def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=NMS
                 orig = to_original(pred, ratio, pad, rotated)
                 if relabel is not None:
                     orig = relabel(i, orig)
-                    pred = pred.clone()
-                    pred[:, -1] = orig[:, -1]
+                    pred[:, -1] = orig[:, -1]  # the same rows: to_original() scales a copy
                 if metrics is not None:
                     metrics.update(pred, t[:, 2:], t[:, 1])
                 yield i, orig
