@@ -7,6 +7,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -190,8 +191,11 @@ def test_export_writes_detector_and_recognizer(ocr_run, tmp_path):
     assert net.forward().shape[2] == 5 + 2 and (tmp_path / "c-rec.onnx").is_file()
 
 
-def test_resume_after_kill_9(ocr_data, tmp_path):
-    cmd = [sys.executable, "-m", "loupe_engine", *_train(ocr_data, str(tmp_path / "r"), "--set", "epochs=3")]
+def test_resume_after_kill_9_in_two_processes(ocr_data, tmp_path):
+    # the detector's steps in two processes (batch 4, 2 each), the recognizer on rank 0; a kill -9 of rank 0 ends
+    # the helper too, and the resumed run starts both again
+    cmd = [sys.executable, "-m", "loupe_engine", *_train(ocr_data, str(tmp_path / "r"), "--set", "epochs=3",
+                                                         "--set", "batch=4", "--set", "procs=2")]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=engine_env())
     for line in p.stdout:
         if json.loads(line)["event"] == "epoch":
@@ -203,8 +207,13 @@ def test_resume_after_kill_9(ocr_data, tmp_path):
     _, events, err = run(*cmd[3:], "--resume")
     done = [e["epoch"] for e in events if e["event"] == "epoch"]
     assert done and done[0] >= 2 and done[-1] == 3 and "resuming from epoch" in err
+    assert "data-parallel: 2 processes, one thread each, batch 2 per process" in err
     after = torch.load(tmp_path / "r/last.pt", map_location="cpu")
     assert after["rec_train"]["steps"] > before["rec_train"]["steps"] > 0  # the recognizer went on too
+    # one recognizer epoch per detector epoch, on rank 0 only: batches of 16, the last partial one dropped
+    crops = int(re.search(r"(\d+) crops per epoch", err).group(1))
+    assert after["rec_train"]["steps"] == 3 * (crops // 16)
+    assert after["images_seen"] > before["images_seen"] > 0
     assert events[-1]["summary"]["total_epochs"] == 3
 
 

@@ -60,7 +60,7 @@ def test_automatic_batch_takes_more_steps_when_the_images_are_few():
 def _world(n_train, epochs, batch, cores=2, procs=0):
     from loupe_engine.trainer import parallel
     loader = SimpleNamespace(batch_size=batch, dataset=range(n_train))
-    trainer = SimpleNamespace(cfg=SimpleNamespace(procs=procs, rect=False, epochs=epochs), data_parallel=True,
+    trainer = SimpleNamespace(cfg=SimpleNamespace(procs=procs, rect=False, epochs=epochs),
                               device=SimpleNamespace(type="cpu"), train_loader=loader, batch=batch)
     threads = parallel.torch.get_num_threads()
     parallel.torch.set_num_threads(cores)

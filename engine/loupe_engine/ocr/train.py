@@ -1,7 +1,12 @@
 """OCR trainer: the rotated-box detector's training (DetectTrainer, task obb: every training parameter as for
 obb) with the recognizer trained alongside, one recognizer epoch at the start of each detector epoch, on the
 same learning-rate schedule and time budget. best.pt holds the detector of its best epoch (0.1 mAP50 + 0.9
-mAP50-95) and the recognizer of its best epoch (character accuracy on the validation boxes)."""
+mAP50-95) and the recognizer of its best epoch (character accuracy on the validation boxes).
+
+The detector's steps train data-parallel like obb's (one process per core, trainer/parallel.py); the recognizer's
+epoch and the validation run on rank 0 alone with every core as threads, while the helpers wait in the next
+collective."""
+import contextlib
 import copy
 import os
 import random
@@ -23,8 +28,7 @@ REC_LR = 0.003  # AdamW; optimizer auto
 
 
 class OcrTrainer(DetectTrainer):
-    # its recognizer trains inside set_epoch, outside the data-parallel step loop: one process
-    data_parallel = False
+    shared_validation = False  # rank 0 validates both networks; the helpers hold no recognizer
 
     def __init__(self, cfg, data, val, images, out_dir, **kw):
         super().__init__(cfg, "obb", data, val, images, out_dir, **kw)
@@ -62,6 +66,8 @@ class OcrTrainer(DetectTrainer):
             raise EngineError("text_too_long", f"the text {longest[:40]!r}... has {len(longest)} characters; the "
                                                f"recognizer reads at most {(steps - 1) // 2} per box: split long lines "
                                                "into several boxes")
+        if self.rank:
+            return  # a data-parallel helper trains the detector only
         crops = []
         for r in self.train_records:
             lines = [(b, t) for _, b, t in texts.get(r["id"], []) if t]
@@ -126,9 +132,29 @@ class OcrTrainer(DetectTrainer):
             self.rec.load_state_dict(ok, strict=False)
             log(f"pretrained recognizer: {len(ok)}/{len(own)} tensors loaded from {path}")
 
+    @contextlib.contextmanager
+    def all_cores(self):
+        """Rank 0 working alone while the helpers wait in a collective (blocked, not spinning): one thread per
+        process's core."""
+        if self.world == 1:
+            yield
+            return
+        threads = torch.get_num_threads()
+        torch.set_num_threads(self.world)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(threads)
+
     # ---- the recognizer's epoch, before the detector's
     def set_epoch(self, epoch):
         super().set_epoch(epoch)
+        if self.rank:
+            return
+        with self.all_cores():
+            self.rec_epoch(epoch)
+
+    def rec_epoch(self, epoch):
         self.rec_set.epoch = epoch
         self.rec.train()
         nb = len(self.rec_loader)
@@ -157,9 +183,10 @@ class OcrTrainer(DetectTrainer):
     # ---- validation: detection, recognition on the labelled boxes, and both end to end
     def validate(self, model, final=False):
         records = self.val_records if final else self.val_quick
-        res = V.evaluate(model, self.rec, records, self.val_texts, self.names, self.charset, self.rec_width,
-                         self.cfg.imgsz, criterion=self.criterion, rec_criterion=self.ctc,
-                         text_formats=self.text_formats)
+        with self.all_cores():
+            res = V.evaluate(model, self.rec, records, self.val_texts, self.names, self.charset, self.rec_width,
+                             self.cfg.imgsz, criterion=self.criterion, rec_criterion=self.ctc,
+                             text_formats=self.text_formats)
         res.update(rec_loss=self.rec_loss, rec_img_per_s=self.rec_img_per_s)
         det = 0.1 * res["mAP50"] + 0.9 * res["mAP50_95"]
         rec = res["rec_char_acc"] - 1e-4 * min(res.get("rec_val_loss") or 0.0, 10.0)

@@ -76,7 +76,6 @@ class BaseTrainer:
     loss_names = ("box", "cls", "dfl")  # the parts the task's criterion returns, in order
     bn_recalibration = 0  # training batches that re-estimate the EMA model's batch-norm statistics each epoch
     scratch_lr_gain = 1.0  # optimizer auto, AdamW, no pretrained weights: the class-count-aware rate times this
-    data_parallel = True  # may train in one process per CPU core (trainer/parallel.py)
     rank, world = 0, 1  # this process's place among the data-parallel processes
     # oneDNN's CPU convolutions run faster on NHWC tensors: the pico detector's forward, backward and step on one core
     # (640 px, batch 4) took 118 ms/image against 142 in NCHW (engine/README.md, Speed)

@@ -31,10 +31,9 @@ def plan_world(trainer):
     """How many processes train: `procs` if set, else one per core when the run is worth splitting."""
     cfg = trainer.cfg
     cores = torch.get_num_threads()  # the CLI set it to the cores this process may run on (cli._threads)
-    if trainer.device.type != "cpu" or not trainer.data_parallel or cfg.rect:
+    if trainer.device.type != "cpu" or cfg.rect:
         if cfg.procs > 1:
-            log(f"note: procs={cfg.procs} applies to CPU training of detect, obb, classify and segment without rect; "
-                "training in one process")
+            log(f"note: procs={cfg.procs} applies to CPU training without rect; training in one process")
         return 1
     loader = trainer.train_loader
     sharable = loader.batch_size is not None  # a custom batch sampler cannot be split between processes
