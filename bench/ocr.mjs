@@ -3,7 +3,7 @@
 // styles. Trains the OCR task (rotated-box text detector + CNN/BiLSTM/CTC recognizer) for BENCH_TRAIN_SECONDS of
 // wall time (default 900), then tests best.pt on the test images: detection mAP50 and end-to-end character
 // accuracy, line accuracy and normalised edit distance (plus the recognizer alone on the labelled boxes).
-// Ends with one line: BENCH ocr char_acc=… line_acc=… ned=… det_mAP50=… train_s=…
+// Ends with one line: BENCH ocr char_acc=… line_acc=… ned=… det_mAP50=… rec_char_acc=… train_s=… epochs=…
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -44,4 +44,4 @@ console.log(`test at conf ${conf.toFixed(3)} (the validation F1 optimum, within 
 console.log(`test end to end: char_acc ${f(test.char_acc)}  line_acc ${f(test.line_acc)}  ned ${f(test.ned)}`);
 console.log(`test recognizer on the labelled boxes: char_acc ${f(test.rec_char_acc)}  line_acc ${f(test.rec_line_acc)}  ned ${f(test.rec_ned)}`);
 console.log(`inference: ${test.inference_ms.toFixed(1)} ms/image detection + ${test.rec_ms_per_image.toFixed(1)} ms/image recognition`);
-console.log(`BENCH ocr char_acc=${f(test.char_acc)} line_acc=${f(test.line_acc)} ned=${f(test.ned)} det_mAP50=${f(test.mAP50)} rec_char_acc=${f(test.rec_char_acc)} train_s=${train.total_time_s.toFixed(0)}`);
+console.log(`BENCH ocr char_acc=${f(test.char_acc)} line_acc=${f(test.line_acc)} ned=${f(test.ned)} det_mAP50=${f(test.mAP50)} rec_char_acc=${f(test.rec_char_acc)} train_s=${train.total_time_s.toFixed(0)} epochs=${train.total_epochs}`);

@@ -192,8 +192,8 @@ def test_export_writes_detector_and_recognizer(ocr_run, tmp_path):
 
 
 def test_resume_after_kill_9_in_two_processes(ocr_data, tmp_path):
-    # the detector's steps in two processes (batch 4, 2 each), the recognizer on rank 0; a kill -9 of rank 0 ends
-    # the helper too, and the resumed run starts both again
+    # both networks train in two processes (the detector's batch 4 as 2 + 2, the recognizer's 16 as 8 + 8); a kill -9
+    # of rank 0 ends the helper too, and the resumed run starts both again
     cmd = [sys.executable, "-m", "loupe_engine", *_train(ocr_data, str(tmp_path / "r"), "--set", "epochs=3",
                                                          "--set", "batch=4", "--set", "procs=2")]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=engine_env())
@@ -208,9 +208,10 @@ def test_resume_after_kill_9_in_two_processes(ocr_data, tmp_path):
     done = [e["epoch"] for e in events if e["event"] == "epoch"]
     assert done and done[0] >= 2 and done[-1] == 3 and "resuming from epoch" in err
     assert "data-parallel: 2 processes, one thread each, batch 2 per process" in err
+    assert "recognizer: batch 16, 8 per process, gradients averaged every step" in err
     after = torch.load(tmp_path / "r/last.pt", map_location="cpu")
     assert after["rec_train"]["steps"] > before["rec_train"]["steps"] > 0  # the recognizer went on too
-    # one recognizer epoch per detector epoch, on rank 0 only: batches of 16, the last partial one dropped
+    # one recognizer epoch per detector epoch: global batches of 16, the last partial one dropped
     crops = int(re.search(r"(\d+) crops per epoch", err).group(1))
     assert after["rec_train"]["steps"] == 3 * (crops // 16)
     assert after["images_seen"] > before["images_seen"] > 0

@@ -3,9 +3,9 @@ obb) with the recognizer trained alongside, one recognizer epoch at the start of
 same learning-rate schedule and time budget. best.pt holds the detector of its best epoch (0.1 mAP50 + 0.9
 mAP50-95) and the recognizer of its best epoch (character accuracy on the validation boxes).
 
-The detector's steps train data-parallel like obb's (one process per core, trainer/parallel.py); the recognizer's
-epoch and the validation run on rank 0 alone with every core as threads, while the helpers wait in the next
-collective."""
+Both train data-parallel like obb (one process per core, trainer/parallel.py): every process takes its share of
+each recognizer batch too, and the recognizer's gradients are averaged after every step. Validation runs on rank 0
+alone with every core as threads while the helpers wait in the next exchange."""
 import contextlib
 import copy
 import os
@@ -21,6 +21,7 @@ from loupe_engine.ocr.data import RecTrainSet, background_patches, collate, cut_
 from loupe_engine.ocr.formats import formats
 from loupe_engine.ocr.model import STRIDE, Recognizer
 from loupe_engine.ocr.text import build_charset
+from loupe_engine.trainer import parallel
 from loupe_engine.trainer.detect import DetectTrainer
 
 REC_BATCH = 16  # small batches: more updates in a CPU budget
@@ -28,7 +29,7 @@ REC_LR = 0.003  # AdamW; optimizer auto
 
 
 class OcrTrainer(DetectTrainer):
-    shared_validation = False  # rank 0 validates both networks; the helpers hold no recognizer
+    shared_validation = False  # rank 0 validates both networks
 
     def __init__(self, cfg, data, val, images, out_dir, **kw):
         super().__init__(cfg, "obb", data, val, images, out_dir, **kw)
@@ -66,8 +67,6 @@ class OcrTrainer(DetectTrainer):
             raise EngineError("text_too_long", f"the text {longest[:40]!r}... has {len(longest)} characters; the "
                                                f"recognizer reads at most {(steps - 1) // 2} per box: split long lines "
                                                "into several boxes")
-        if self.rank:
-            return  # a data-parallel helper trains the detector only
         crops = []
         for r in self.train_records:
             lines = [(b, t) for _, b, t in texts.get(r["id"], []) if t]
@@ -117,6 +116,13 @@ class OcrTrainer(DetectTrainer):
                 raise EngineError("nothing_to_resume", "the label texts changed since this run started (another "
                                                        "character set); start a new training")
         self._t0 = time.time() - elapsed0
+        self.rec_shard = None
+        if self.world > 1:
+            parallel.share_weights(self.rec)  # every process starts from rank 0's recognizer
+            self.rec_shard = parallel.shard_loader(self.rec_loader, max(REC_BATCH, self.world), self.rank, self.world)
+            if self.rank == 0:
+                log(f"recognizer: batch {self.rec_shard.batch_size * self.world}, {self.rec_shard.batch_size} per "
+                    "process, gradients averaged every step")
         return model
 
     def _rec_pretrained(self):
@@ -149,18 +155,13 @@ class OcrTrainer(DetectTrainer):
     # ---- the recognizer's epoch, before the detector's
     def set_epoch(self, epoch):
         super().set_epoch(epoch)
-        if self.rank:
-            return
-        with self.all_cores():
-            self.rec_epoch(epoch)
-
-    def rec_epoch(self, epoch):
         self.rec_set.epoch = epoch
         self.rec.train()
-        nb = len(self.rec_loader)
+        loader = self.rec_shard or self.rec_loader
+        nb = len(loader)
         warm = min(100, max(nb * self.epochs // 10, 1))
         loss_sum, n, t0 = 0.0, 0, time.time()
-        for bi, (x, targets, lengths) in enumerate(self.rec_loader):
+        for bi, (x, targets, lengths) in enumerate(loader):
             check_cancel()
             f = self._lf(epoch + bi / nb) * min(1.0, (self.rec_steps + 1) / warm)
             for g in self.rec_opt.param_groups:
@@ -170,15 +171,32 @@ class OcrTrainer(DetectTrainer):
             loss = self.ctc(logp, targets.to(self.device), steps, lengths)
             self.rec_opt.zero_grad(set_to_none=True)
             loss.backward()
+            part = [float(loss) * len(x), len(x)]
+            over = bool(self.rank == 0 and self.budget and time.time() - self._t0 > self.budget)
+            if self.world > 1:
+                part, over = self.average_rec_gradients(part, over)
             torch.nn.utils.clip_grad_norm_(self.rec.parameters(), 5.0)
             self.rec_opt.step()
             self.rec_steps += 1
-            loss_sum += float(loss) * len(x)
-            n += len(x)
-            if self.budget and time.time() - self._t0 > self.budget:
+            loss_sum += part[0]
+            n += part[1]
+            if over:
                 break
         self.rec_loss = loss_sum / max(n, 1)
         self.rec_img_per_s = n / max(time.time() - t0, 1e-6)
+
+    def average_rec_gradients(self, part, over):
+        """One exchange per recognizer step: the gradients averaged over the processes (each took an equal share
+        of the batch, so this is the whole batch's mean), the loss and crop count summed, and rank 0's budget
+        decision, so every process stops on the same step."""
+        grads = [p.grad if p.grad is not None else torch.zeros_like(p) for p in self.rec.parameters()]
+        flat = torch.cat([g.reshape(-1) for g in grads] + [torch.tensor([*part, float(over)])])
+        torch.distributed.all_reduce(flat)
+        offset = 0
+        for p, g in zip(self.rec.parameters(), grads):
+            p.grad = (flat[offset:offset + g.numel()] / self.world).view_as(g)
+            offset += g.numel()
+        return flat[-3:-1].tolist(), flat[-1].item() > 0
 
     # ---- validation: detection, recognition on the labelled boxes, and both end to end
     def validate(self, model, final=False):
