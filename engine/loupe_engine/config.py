@@ -21,7 +21,7 @@ class TrainConfig:
     imgsz: int = P(640, "inference image size in px (long side); a multiple of 32", 32, 4096, kind="mult32")
     crop: int = P(0, "train on random full-resolution tiles of this size (0 = whole image); a multiple of 32",
                   0, 4096, kind="mult32or0")
-    batch: int = P(-1, "batch size; -1 = automatic (at most 8 below 128 training images, 2 above 1280 px)", -1, 1024,
+    batch: int = P(-1, "batch size; -1 = automatic (at most 8 below 300 training images, 2 above 1280 px)", -1, 1024,
                    kind="batch")
     epochs: int = P(100, "training epochs", 1, 10000)
     time: float = P(0.0, "max training time in hours: 0 = no limit, else 1 to 72", 0.0, 72.0, kind="hours")

@@ -52,7 +52,7 @@ def _batch(n_train, size=640, batch=-1):
 
 
 def test_automatic_batch_takes_more_steps_when_the_images_are_few():
-    assert [_batch(n) for n in (8, 30, 60, 127, 128, 1000)] == [2, 7, 8, 8, 16, 16]
+    assert [_batch(n) for n in (8, 30, 60, 200, 299, 300, 1000)] == [2, 7, 8, 8, 8, 16, 16]
     assert [_batch(60, 1024), _batch(60, 1280 + 32), _batch(1000, 1024)] == [8, 2, 8]
     assert _batch(60, batch=12) == 12  # a fixed batch is the user's
 

@@ -15,7 +15,7 @@ from loupe_engine.events import Cancelled, EngineError, cancel_requested, log
 from loupe_engine.models.load import checkpoint_arch
 from loupe_engine.trainer import parallel
 
-FEW_IMAGES = 128  # batch auto: below this many training images, at most 8 (auto_batch)
+FEW_IMAGES = 300  # batch auto: below this many training images, at most 8 (auto_batch)
 
 
 class ModelEMA:
@@ -411,8 +411,9 @@ class BaseTrainer:
 
     def auto_batch(self, n_train, size):
         """batch=-1: 16 up to 640 px, 8 up to 1280, else 2; 8 at most below FEW_IMAGES training images, and at
-        most a quarter of them. A few-image run from scratch needs steps more than large batches: on 60 DeepPCB
-        images batch 8 scored higher than 15 at the same images/s (engine/BENCHMARKS-FEW.md)."""
+        most a quarter of them. A few-image run from scratch needs steps more than large batches: on 60, 100 and
+        200 DeepPCB images batch 8 scored higher than 15 or 16 at the same images/s, by less as the images grow
+        (engine/BENCHMARKS-FEW.md)."""
         batch = self.cfg.batch
         if batch < 0:
             batch = 16 if size <= 640 else (8 if size <= 1280 else 2)
