@@ -157,7 +157,7 @@ class OcrTrainer(DetectTrainer):
         super().set_epoch(epoch)
         self.rec_set.epoch = epoch
         self.rec.train()
-        loader = self.rec_shard or self.rec_loader
+        loader = self.rec_loader if self.rec_shard is None else self.rec_shard
         nb = len(loader)
         warm = min(100, max(nb * self.epochs // 10, 1))
         loss_sum, n, t0 = 0.0, 0, time.time()
