@@ -4,8 +4,8 @@ same learning-rate schedule and time budget. best.pt holds the detector of its b
 mAP50-95) and the recognizer of its best epoch (character accuracy on the validation boxes).
 
 Both train data-parallel like obb (one process per core, trainer/parallel.py): every process takes its share of
-each recognizer batch too, and the recognizer's gradients are averaged after every step. Validation runs on rank 0
-alone with every core as threads while the helpers wait in the next exchange."""
+each recognizer batch too, its gradients averaged by DistributedDataParallel as the detector's are. Validation
+runs on rank 0 alone with every core as threads while the helpers wait in the next exchange."""
 import contextlib
 import copy
 import os
@@ -116,9 +116,10 @@ class OcrTrainer(DetectTrainer):
                 raise EngineError("nothing_to_resume", "the label texts changed since this run started (another "
                                                        "character set); start a new training")
         self._t0 = time.time() - elapsed0
-        self.rec_shard = None
+        self.rec_net, self.rec_shard = self.rec, None
         if self.world > 1:
-            parallel.share_weights(self.rec)  # every process starts from rank 0's recognizer
+            # as the detector: DDP starts every process from rank 0's weights and averages the gradients in backward
+            self.rec_net = torch.nn.parallel.DistributedDataParallel(self.rec)
             self.rec_shard = parallel.shard_loader(self.rec_loader, max(REC_BATCH, self.world), self.rank, self.world)
             if self.rank == 0:
                 log(f"recognizer: batch {self.rec_shard.batch_size * self.world}, {self.rec_shard.batch_size} per "
@@ -166,37 +167,27 @@ class OcrTrainer(DetectTrainer):
             f = self._lf(epoch + bi / nb) * min(1.0, (self.rec_steps + 1) / warm)
             for g in self.rec_opt.param_groups:
                 g["lr"] = self.rec_lr * f
-            logp = self.rec(x.to(self.device)).log_softmax(2).transpose(0, 1)  # (T, B, C)
+            logp = self.rec_net(x.to(self.device)).log_softmax(2).transpose(0, 1)  # (T, B, C)
             steps = torch.full((len(x),), logp.shape[0], dtype=torch.long)
             loss = self.ctc(logp, targets.to(self.device), steps, lengths)
             self.rec_opt.zero_grad(set_to_none=True)
             loss.backward()
-            part = [float(loss) * len(x), len(x)]
-            over = bool(self.rank == 0 and self.budget and time.time() - self._t0 > self.budget)
+            over = bool(self.budget and time.time() - self._t0 > self.budget)
             if self.world > 1:
-                part, over = self.average_rec_gradients(part, over)
+                over = parallel.broadcast_ints([over])[0]  # rank 0 keeps the clock: every process stops on this step
             torch.nn.utils.clip_grad_norm_(self.rec.parameters(), 5.0)
             self.rec_opt.step()
             self.rec_steps += 1
-            loss_sum += part[0]
-            n += part[1]
+            loss_sum += float(loss) * len(x)
+            n += len(x)
             if over:
                 break
+        if self.world > 1:
+            total = torch.tensor([loss_sum, n], dtype=torch.float64)
+            torch.distributed.all_reduce(total)
+            loss_sum, n = total.tolist()
         self.rec_loss = loss_sum / max(n, 1)
         self.rec_img_per_s = n / max(time.time() - t0, 1e-6)
-
-    def average_rec_gradients(self, part, over):
-        """One exchange per recognizer step: the gradients averaged over the processes (each took an equal share
-        of the batch, so this is the whole batch's mean), the loss and crop count summed, and rank 0's budget
-        decision, so every process stops on the same step."""
-        grads = [p.grad if p.grad is not None else torch.zeros_like(p) for p in self.rec.parameters()]
-        flat = torch.cat([g.reshape(-1) for g in grads] + [torch.tensor([*part, float(over)])])
-        torch.distributed.all_reduce(flat)
-        offset = 0
-        for p, g in zip(self.rec.parameters(), grads):
-            p.grad = (flat[offset:offset + g.numel()] / self.world).view_as(g)
-            offset += g.numel()
-        return flat[-3:-1].tolist(), flat[-1].item() > 0
 
     # ---- validation: detection, recognition on the labelled boxes, and both end to end
     def validate(self, model, final=False):
