@@ -38,7 +38,7 @@ class TrainConfig:
                       "sees 1,000 training images over the epochs and gets a batch of 4; 1 = one process on all "
                       "cores)", 0, 64)
     close_mosaic: int = P(10, "turn mosaic/mixup/cutmix off for the last N epochs", 0, 10000)
-    amp: bool = P(True, "mixed precision; CUDA only, ignored with a note on CPU")
+    amp: bool = P(True, "mixed precision: float16 on CUDA, bfloat16 on a CPU with AMX; elsewhere ignored with a note")
     deterministic: bool = P(False, "deterministic algorithms (slower)")
     cache: bool = P(False, "keep decoded images in RAM")
     rect: bool = P(False, "rectangular (aspect-preserving) batches instead of square images, no mosaic")

@@ -12,6 +12,7 @@ import numpy as np
 import torch
 
 from conftest import FAST, engine_env, run_engine
+from loupe_engine.trainer.base import cpu_has_amx
 
 
 def kinds(events):
@@ -29,7 +30,11 @@ def test_train_emits_events_and_writes_checkpoints(det_run):
     for key in ("precision", "recall", "f1", "mAP50", "mAP50_95", "best_val_loss", "inference_ms", "fps",
                 "model_size_mb", "total_epochs", "best_epoch", "suggested_conf", "gpu_memory_mb"):
         assert key in s
-    assert "AMP needs CUDA" in err
+    # amp (on by default) trains in bfloat16 on a CPU with AMX; elsewhere the note says CUDA is needed
+    if cpu_has_amx():
+        assert "AMP on CPU: training in bfloat16" in err and s["train_dtype"] == "bfloat16"
+    else:
+        assert "AMP needs CUDA or a CPU with AMX" in err and s["train_dtype"] == "float32"
     assert not any(line.startswith("{") for line in err.splitlines())  # logs stay off stdout's JSON lines
 
 
@@ -73,7 +78,7 @@ def test_spec_and_workdir(det_data, tmp_path):
                        "erasing": 0.3, "auto_augment": 0.5, "bgr": 0.5, "flipud": 0.5, "transpose": 0.5, "degrees": 10,
                        "shear": 5, "perspective": 0.0005, "cos_lr": True, "optimizer": "SGD", "freeze": 2,
                        "dropout": 0.1, "multi_scale": True, "single_cls": True, "deterministic": True, "fraction": 0.8,
-                       "cache": True, "label_smoothing": 0.1}}
+                       "cache": True, "amp": False, "label_smoothing": 0.1}}
     work = tmp_path / "w"
     shutil.copytree(det_data, work)
     (work / "job.json").write_text(json.dumps(spec))
@@ -84,6 +89,7 @@ def test_spec_and_workdir(det_data, tmp_path):
     _, events, err = run_engine("train", "--spec", work / "job.json", "--workdir", work)
     assert os.path.isfile(work / "run" / "best.pt") and events[-1]["event"] == "done"
     assert "cos_lr=true overrides" in err
+    assert events[-1]["summary"]["train_dtype"] == "float32" and "AMP" not in err  # amp=false: float32, no note
 
 
 def _broken(det_data, tmp_path, mutate):

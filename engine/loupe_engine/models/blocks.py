@@ -11,7 +11,12 @@ class Conv(nn.Module):
         self.act = nn.SiLU(inplace=True)
 
     def forward(self, x):
-        return self.act(self.bn(self.conv(x)))
+        x = self.bn(self.conv(x))
+        if x.dtype == torch.bfloat16:
+            # torch 1.13's bfloat16 SiLU backward runs 2-3x slower than float32's; sigmoid and mul are vectorised
+            # (the pico detector's training step at 704 px: 101 ms/image against 146)
+            return x * torch.sigmoid(x)
+        return self.act(x)
 
 
 class Bottleneck(nn.Module):

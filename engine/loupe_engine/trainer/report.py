@@ -30,7 +30,7 @@ def finish(args, tr, model, res, summary):
                **summary, "best_val_loss": res.get("val_loss"), "inference_ms": res["inference_ms"],
                "fps": res["fps"], "gpu_memory_mb": res["gpu_memory_mb"], "model_size_mb": res["model_size_mb"],
                "param_count": res["param_count"], "seed": tr.seed, "train_time_s": tr.train_time,
-               "train_images_seen": tr.images_seen,
+               "train_images_seen": tr.images_seen, "train_dtype": tr.train_dtype,
                "train_gflops_per_image": count_flops(model, tr.train_size)[1]}
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"summary": summary, "metrics": res, "config": config.to_dict(tr.cfg)}, f, indent=1)
