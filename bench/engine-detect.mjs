@@ -47,7 +47,7 @@ const env = { ...process.env, PYTHONPATH: join(ROOT, "engine"), OMP_WAIT_POLICY:
 const cpu = cpus();
 console.log(`machine: ${cpu[0]?.model ?? "cpu"} x${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}`);
 const peak = JSON.parse(execFileSync(PY, [join(ROOT, "bench/engine-peak.py")], { env, encoding: "utf8" }));
-console.log(`matrix-multiply peak: ${peak.peak_gflops.toFixed(1)} GFLOP/s (torch.mm ${peak.mm_gflops.toFixed(1)}, 1x1-conv GEMM ${peak.conv_gemm_gflops.toFixed(1)})`);
+console.log(`matrix-multiply peak: ${peak.peak_gflops.toFixed(1)} GFLOP/s (torch.mm ${peak.mm_gflops.toFixed(1)}, 1x1-conv GEMM ${peak.conv_gemm_gflops.toFixed(1)})${peak.bf16_gflops ? `; bfloat16 1x1-conv GEMM ${peak.bf16_gflops.toFixed(1)}` : ""}`);
 
 const out = mkdtempSync(join(tmpdir(), "loupe-bench-"));
 const args = ["-m", "loupe_engine", "train", "--task", "detect",
@@ -84,11 +84,13 @@ const tta = ttaEvents.at(-1).summary;
 const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
 const flopsPerImage = 3 * summary.train_gflops_per_image * 1e9; // forward + backward ~ 3x forward
 const achieved = (summary.train_img_per_s * flopsPerImage) / 1e9;
-const share = achieved / peak.peak_gflops;
+// trained in bfloat16 (a CPU with AMX), the share is of the bfloat16 peak
+const peakGflops = summary.train_dtype === "bfloat16" && peak.bf16_gflops ? peak.bf16_gflops : peak.peak_gflops;
+const share = achieved / peakGflops;
 console.log(`test split: mAP50 ${summary.mAP50.toFixed(4)}  mAP50-95 ${summary.mAP50_95.toFixed(4)}  P ${summary.precision.toFixed(3)} R ${summary.recall.toFixed(3)} F1 ${summary.f1.toFixed(3)}`);
 for (const [name, v] of Object.entries(results.metrics.per_class)) console.log(`  ${name.padStart(10)}  AP50 ${v.AP50.toFixed(3)}  AP50-95 ${v.AP50_95.toFixed(3)}`);
 console.log(`training: ${summary.total_epochs} epochs in ${summary.train_time_s.toFixed(0)} s (${summary.train_img_per_s.toFixed(2)} img/s), wall ${wall.toFixed(0)} s incl. evaluation; inference ${summary.inference_ms.toFixed(1)} ms/image`);
-console.log(`compute: ${achieved.toFixed(1)} GFLOP/s of ${peak.peak_gflops.toFixed(1)} peak (${summary.train_gflops_per_image.toFixed(2)} GFLOPs forward per training image)`);
+console.log(`compute: ${achieved.toFixed(1)} GFLOP/s of ${peakGflops.toFixed(1)} ${summary.train_dtype} peak (${summary.train_gflops_per_image.toFixed(2)} GFLOPs forward per training image)`);
 console.log(`test-time augmentation (${TTA}): mAP50 ${tta.mAP50.toFixed(4)}  mAP50-95 ${tta.mAP50_95.toFixed(4)}  P ${tta.precision.toFixed(3)} R ${tta.recall.toFixed(3)}; inference ${tta.inference_ms.toFixed(1)} ms/image`);
 for (const [name, v] of Object.entries(tta.per_class)) console.log(`  ${name.padStart(10)}  AP50 ${v.AP50.toFixed(3)}  AP50-95 ${v.AP50_95.toFixed(3)}`);
 console.log(`BENCH engine-detect mAP50=${summary.mAP50.toFixed(4)} mAP50_95=${summary.mAP50_95.toFixed(4)} train_s=${summary.train_time_s.toFixed(0)} img_per_s=${summary.train_img_per_s.toFixed(2)} flops_share=${share.toFixed(3)} mAP50_tta=${tta.mAP50.toFixed(4)} mAP50_95_tta=${tta.mAP50_95.toFixed(4)}`);
