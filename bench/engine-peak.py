@@ -7,7 +7,7 @@ import time
 
 import torch
 
-from loupe_engine.trainer.base import cpu_has_amx
+from loupe_engine.cpu import has_amx
 
 torch.set_num_threads(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
@@ -30,7 +30,7 @@ conv = torch.nn.Conv2d(512, 512, 1, bias=False).eval()
 bf16 = None
 with torch.no_grad():
     gemm = rate(lambda: conv(x), 2 * 512 * 512 * 64 * 64)
-    if cpu_has_amx():  # channels-last, as the engine trains
+    if has_amx():  # channels-last, as the engine trains
         conv16 = conv.bfloat16().to(memory_format=torch.channels_last)
         x16 = x.bfloat16().contiguous(memory_format=torch.channels_last)
         bf16 = rate(lambda: conv16(x16), 2 * 512 * 512 * 64 * 64)

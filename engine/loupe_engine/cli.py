@@ -5,6 +5,7 @@ import json
 import os
 import sys
 
+from loupe_engine.cpu import kernel_env
 from loupe_engine.events import Cancelled, EngineError, emit, install_sigterm, log
 
 SPEC_KEYS = {"task", "data", "val", "images", "out", "model", "params", "test", "export", "resume", "max_seconds",
@@ -12,8 +13,11 @@ SPEC_KEYS = {"task", "data", "val", "images", "out", "model", "params", "test", 
 
 
 def _threads():
-    import torch
+    # before torch runs an operator: its element-wise kernels are chosen once, at the first (cpu.kernel_env); the
+    # data-parallel helpers inherit the choice with the environment
+    os.environ.update(kernel_env())
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    import torch
     # the cores this process may run on (taskset, a container's cpuset), not every core of the machine
     torch.set_num_threads(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 

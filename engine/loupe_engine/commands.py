@@ -54,7 +54,7 @@ def train(args):
                "inference_ms": res["inference_ms"], "fps": res["fps"], "gpu_memory_mb": res["gpu_memory_mb"],
                "model_size_mb": res["model_size_mb"], "param_count": res["param_count"],
                "suggested_conf": res["best_f1_conf"], "seed": tr.seed,
-               "train_time_s": tr.train_time, "train_images_seen": tr.images_seen,
+               "train_time_s": tr.train_time, "train_images_seen": tr.images_seen, "train_dtype": tr.train_dtype,
                "train_gflops_per_image": count_flops(model, cfg.crop or cfg.imgsz)[1]}
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"summary": summary, "metrics": res, "config": config.to_dict(cfg)}, f, indent=1)

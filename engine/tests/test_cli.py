@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from conftest import FAST, engine_env, run_engine
-from loupe_engine.trainer.base import cpu_has_amx
+from loupe_engine.cpu import has_amx
 
 
 def kinds(events):
@@ -31,7 +31,7 @@ def test_train_emits_events_and_writes_checkpoints(det_run):
                 "model_size_mb", "total_epochs", "best_epoch", "suggested_conf", "gpu_memory_mb"):
         assert key in s
     # amp (on by default) trains in bfloat16 on a CPU with AMX; elsewhere the note says CUDA is needed
-    if cpu_has_amx():
+    if has_amx():
         assert "AMP on CPU: training in bfloat16" in err and s["train_dtype"] == "bfloat16"
     else:
         assert "AMP needs CUDA or a CPU with AMX" in err and s["train_dtype"] == "float32"

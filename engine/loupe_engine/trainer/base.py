@@ -11,6 +11,7 @@ import numpy as np
 import torch
 
 from loupe_engine import __version__
+from loupe_engine.cpu import has_amx
 from loupe_engine.events import Cancelled, EngineError, cancel_requested, log
 from loupe_engine.models.load import checkpoint_arch
 from loupe_engine.trainer import parallel
@@ -72,14 +73,6 @@ def recalibrate_bn(model, loader, batches, device, freeze=0):
     model.eval()
 
 
-def cpu_has_amx():
-    try:
-        with open("/proc/cpuinfo") as f:
-            return any(line.startswith("flags") and " amx_bf16" in line for line in f)
-    except OSError:
-        return False
-
-
 def as_float(out):
     """A model's outputs (tensors, or dicts, lists and tuples of them) with bfloat16 tensors made float32."""
     if isinstance(out, torch.Tensor):
@@ -110,7 +103,7 @@ class BaseTrainer:
         self.amp = bool(cfg.amp and self.device.type == "cuda")
         # on CPU, mixed precision means bfloat16, and pays only where the CPU multiplies bfloat16 matrices in
         # hardware (AMX): there the pico detector's training step at 704 px took 101 ms/image against 186
-        self.bf16 = bool(cfg.amp and self.device.type == "cpu" and cpu_has_amx())
+        self.bf16 = bool(cfg.amp and self.device.type == "cpu" and has_amx())
         if self.bf16:
             log("note: AMP on CPU: training in bfloat16 on this CPU's AMX units (amp=false trains in float32)")
         elif cfg.amp and not self.amp:

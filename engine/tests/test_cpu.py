@@ -1,0 +1,45 @@
+"""The CPU's flags choose torch's element-wise kernels: AVX-512 only where the CPU has every flag they need, and
+never over the user's own ATEN_CPU_CAPABILITY."""
+import os
+import subprocess
+import sys
+
+from loupe_engine.cpu import AVX512_FLAGS, cpu_flags, has_amx, kernel_env
+
+SAPPHIRE_RAPIDS = AVX512_FLAGS | {"avx2", "amx_bf16", "amx_tile"}
+
+
+def test_avx512_kernels_only_with_every_flag_they_need():
+    assert kernel_env(SAPPHIRE_RAPIDS, {}) == {"ATEN_CPU_CAPABILITY": "avx512"}
+    for flag in AVX512_FLAGS:
+        assert kernel_env(SAPPHIRE_RAPIDS - {flag}, {}) == {}
+    assert kernel_env(frozenset({"avx2", "fma"}), {}) == {}
+    assert kernel_env(frozenset(), {}) == {}
+
+
+def test_the_users_choice_is_kept():
+    assert kernel_env(SAPPHIRE_RAPIDS, {"ATEN_CPU_CAPABILITY": "avx2"}) == {}
+    assert kernel_env(SAPPHIRE_RAPIDS, {"ATEN_CPU_CAPABILITY": "default"}) == {}
+
+
+def test_amx_from_flags():
+    assert has_amx(SAPPHIRE_RAPIDS) and not has_amx(AVX512_FLAGS)
+
+
+def _capability(extra_env):
+    """The kernels torch reports after the engine's command line set up its process."""
+    env = {k: v for k, v in os.environ.items() if k != "ATEN_CPU_CAPABILITY"}
+    env.update(extra_env)
+    code = ("from loupe_engine.cli import _threads; _threads(); import torch; "
+            "print([l for l in torch.__config__.show().splitlines() if 'CPU capability' in l][0])")
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def test_the_command_line_sets_the_kernels_before_torch_runs():
+    chosen = _capability({})
+    if AVX512_FLAGS <= cpu_flags():
+        assert chosen.endswith("AVX512")
+    else:
+        assert "AVX512" not in chosen
+    assert _capability({"ATEN_CPU_CAPABILITY": "default"}).endswith("NO AVX")
