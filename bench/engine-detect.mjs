@@ -34,7 +34,8 @@ const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 1800);
 // (0.9406 with one view, 0.9528 with 8).
 // On a CPU with AMX the engine trains in bfloat16 (amp, the default; run 34): 14.1 images/s against 10.6-12.0, so
 // 25 epochs, mosaic still closed for the last 11: 0.9462 with one view, 0.9588 with 8. BENCH_PARAMS="... amp=false"
-// trains in float32 as runs 1-33 did.
+// trains in float32 as runs 1-33 did. With torch's AVX-512 element-wise kernels (the engine's choice on CPUs that
+// have them, since run 35) 16.2 images/s, 29 epochs: 0.9434 with one view, 0.9569 with 8 (engine/BENCHMARKS-CPU.md).
 // Cosine schedule with a half-epoch warm-up, images cached in RAM. BENCH_TRAIN_SECONDS and BENCH_PARAMS override
 // budget and parameters. Short A/B runs can go side by side, one core each
 // (`BENCH_TRAIN_SECONDS=600 taskset -c 0 npm run bench:engine-detect`); their FLOP share is meaningless, the peak
