@@ -10,10 +10,10 @@ from loupe_engine import config
 from loupe_engine.data.coco import check_images, load_coco
 from loupe_engine.events import EngineError, Progress, emit, log
 from loupe_engine.losses.iou import rbox_corners
-from loupe_engine.models.detector import count_flops
 from loupe_engine.models.load import load_checkpoint
 from loupe_engine.nms import NMS_IOU
 from loupe_engine.tasks import runner, runner_for_checkpoint
+from loupe_engine.trainer import report
 from loupe_engine.trainer.detect import DetectTrainer
 from loupe_engine.trainer.validate import evaluate, predict_batches
 from loupe_engine.tta import check_mode
@@ -35,33 +35,16 @@ def train(args):
                                           "segment")
     overrides = {**args.params, **config.parse_set(args.set)}
     cfg = config.validate(overrides)
-    callbacks = {"phase": lambda phase: emit("phase", phase=phase),
-                 "epoch": lambda **kw: (emit("epoch", **kw), log(_epoch_line(kw)))}
-    tr = DetectTrainer(cfg, args.task, args.data, args.val, args.images, args.out, callbacks=callbacks,
+    tr = DetectTrainer(cfg, args.task, args.data, args.val, args.images, args.out,
+                       callbacks=report.callbacks(_epoch_line),
                        max_seconds=args.max_seconds, resume=args.resume)
     tr.train()
     emit("phase", phase="validating")
-    model, ck = load_checkpoint(os.path.join(args.out, "best.pt"), tr.device)
+    model, _ = load_checkpoint(os.path.join(args.out, "best.pt"), tr.device)
     res = evaluate(model, tr.val_records, tr.names, cfg.imgsz, tr.rotated, criterion=tr.criterion)
-    res.update(param_count=sum(p.numel() for p in model.parameters()),
-               model_size_mb=os.path.getsize(os.path.join(args.out, "best.pt")) / 1e6,
-               gpu_memory_mb=torch.cuda.max_memory_allocated() / 1e6 if torch.cuda.is_available() else None)
-    summary = {"dataset": os.path.basename(args.data), "task": args.task, "total_epochs": tr.total_epochs,
-               "best_epoch": tr.best_epoch, "stopped_by": tr.stop_reason, "total_time_s": round(tr.elapsed, 1),
-               "train_img_per_s": tr.images_seen / max(tr.train_time, 1e-6),
-               "precision": res["precision"], "recall": res["recall"], "f1": res["f1"],
-               "mAP50": res["mAP50"], "mAP50_95": res["mAP50_95"], "best_val_loss": res.get("val_loss"),
-               "inference_ms": res["inference_ms"], "fps": res["fps"], "gpu_memory_mb": res["gpu_memory_mb"],
-               "model_size_mb": res["model_size_mb"], "param_count": res["param_count"],
-               "suggested_conf": res["best_f1_conf"], "seed": tr.seed,
-               "train_time_s": tr.train_time, "train_images_seen": tr.images_seen, "train_dtype": tr.train_dtype,
-               "train_gflops_per_image": count_flops(model, cfg.crop or cfg.imgsz)[1]}
-    with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump({"summary": summary, "metrics": res, "config": config.to_dict(cfg)}, f, indent=1)
-    for kind, name in (("checkpoint", "best.pt"), ("checkpoint_last", "last.pt"), ("results", "results.json")):
-        emit("artifact", kind=kind, path=os.path.join(args.out, name))
     log(_metrics_text(res))
-    emit("done", summary=summary)
+    report.finish(args, tr, model, res, {"mAP50": res["mAP50"], "mAP50_95": res["mAP50_95"],
+                                         "suggested_conf": res["best_f1_conf"]})
 
 
 def _epoch_line(kw):

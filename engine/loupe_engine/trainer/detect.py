@@ -34,6 +34,7 @@ class DetectTrainer(BaseTrainer):
         super().__init__(cfg, out_dir, **kw)
         self.task, self.rotated = task, task == "obb"
         self.data, self.val_path, self.images = data, val, images
+        self.train_size = cfg.crop or cfg.imgsz
 
     def build_data(self):
         cfg = self.cfg
