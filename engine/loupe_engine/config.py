@@ -186,9 +186,9 @@ def auto_model(cuda, cpu_bf16):
 
     On a CPU that trains in bfloat16 (AMX, amp=true) the convolutions run on matrix units and the step is mostly
     memory-bound element-wise work, so n, with 3.9x p's FLOPs, took only about 1.9x its time per image (DeepPCB at
-    704 px on 2 cores: 8.7 against 16.2 images/s), and in the same 30 minutes its 15 epochs scored one-view mAP50
-    0.957 against p's 0.943 in 29 (engine/BENCHMARKS-CPU.md, runs 35-36). On CPUs that train in float32, p stays
-    the choice it was for runs 12-33; n was not measured there against it at the same budget."""
+    704 px on 2 cores: 8.7-9.1 against 16.2 images/s), and in the same 30 minutes its 15-16 epochs scored one-view
+    mAP50 0.957 twice against p's 0.943 in 29 (engine/BENCHMARKS-CPU.md, runs 35-37). On CPUs that train in
+    float32, p stays the choice it was for runs 12-33; n was not measured there against it at the same budget."""
     return "n" if cuda or cpu_bf16 else "p"
 
 
