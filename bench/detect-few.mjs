@@ -1,6 +1,7 @@
 // Few-image detection benchmark: our users' normal case (30-300 labelled images) on real data. BENCH_IMAGES
 // DeepPCB trainval images (default 60, drawn with a fixed seed, BENCH_SAMPLE_SEED) train the detector with the
-// platform's default parameters except `model=auto` (p on a CPU; the form's default n has about 4x its FLOPs);
+// platform's default parameters except `model=auto` (p on a CPU training in float32, n on one with AMX, where
+// bfloat16 makes n's 4x FLOPs cost about 2x p's time; the form's default is n);
 // BENCH_PARAMS replaces that. A third as many other trainval images validate it as the platform's split would,
 // and best.pt is tested on DeepPCB's whole test split (500 images, partly of board designs the sample never
 // shows). BENCH_TRAIN_SECONDS caps training (default 1800; the default 100 epochs end sooner). Skipped with a
