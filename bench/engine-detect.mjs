@@ -12,8 +12,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DATA = resolve(ROOT, "../shared/data/deeppcb");
 const PY = "/usr/bin/python3";
 const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 1800);
-// A CPU-budget recipe, not tuning to this set: until run 35 the pico model (p, ~4x fewer FLOPs than n), batch 8 split over one
-// process per core (4 each): 100 planned epochs of 125 steps pass optimizer=auto's 10,000-step line, so it picks SGD at
+// A CPU-budget recipe, not tuning to this set. Until run 35 the pico model (p, ~4x fewer FLOPs than n); batch 8
+// split over one process per core (4 each): 100 planned epochs of 125 steps pass optimizer=auto's 10,000-step line, so it picks SGD at
 // 0.01 (the budget then cuts the epochs to what fits). A tiny model in a short budget underfits, so the augmentation
 // stays close to the test images: scale +-10% (a fixed camera) and mosaic closed for about the second half of the
 // epochs that fit (13 of ~28 then). Whole images at their own 640 px (704 since run 28): on a machine that trains
