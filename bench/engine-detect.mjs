@@ -38,7 +38,8 @@ const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 1800);
 // have them, since run 35) 16.2 images/s, 29 epochs: 0.9434 with one view, 0.9569 with 8 (engine/BENCHMARKS-CPU.md).
 // The n model (run 36; model=auto's choice on such a CPU since): in bfloat16 its 3.9x p's FLOPs cost 1.9x p's time
 // per image (8.7 images/s), so 15 epochs, mosaic closed for the last 7 (about the share p had): one view 0.957,
-// 8 views 0.965 (engine/BENCHMARKS-CPU.md). BENCH_PARAMS="model=p ... close_mosaic=11" is run 35's recipe.
+// 8 views 0.965 (engine/BENCHMARKS-CPU.md). BENCH_PARAMS="model=p ... close_mosaic=11" is run 35's recipe, likely
+// the better one on a CPU without AMX, where n trains in float32 (not measured).
 // Cosine schedule with a half-epoch warm-up, images cached in RAM. BENCH_TRAIN_SECONDS and BENCH_PARAMS override
 // budget and parameters. Short A/B runs can go side by side, one core each
 // (`BENCH_TRAIN_SECONDS=600 taskset -c 0 npm run bench:engine-detect`); their FLOP share is meaningless, the peak
