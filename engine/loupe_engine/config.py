@@ -6,7 +6,7 @@ and warns about (then corrects) harmless conflicts.
 """
 from dataclasses import dataclass, field, fields, asdict
 
-from loupe_engine.cpu import has_amx
+from loupe_engine.cpu import trains_bf16
 from loupe_engine.events import EngineError, log
 
 
@@ -170,7 +170,7 @@ def validate(overrides):
         cfg.scheduler = "cosine"
     if cfg.model == "auto":
         import torch
-        cfg.model = auto_model(torch.cuda.is_available(), cfg.amp and has_amx())
+        cfg.model = auto_model(torch.cuda.is_available(), trains_bf16(cfg.amp))
         log(f"model auto -> {cfg.model}")
     if cfg.crop and cfg.crop >= cfg.imgsz:
         log(f"note: crop={cfg.crop} is not smaller than imgsz={cfg.imgsz}; training on whole images")

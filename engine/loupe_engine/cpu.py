@@ -23,6 +23,12 @@ def has_amx(flags=None):
     return "amx_bf16" in (cpu_flags() if flags is None else flags)
 
 
+def trains_bf16(amp, flags=None):
+    """Mixed precision on a CPU means bfloat16, and pays only where the CPU multiplies bfloat16 matrices in
+    hardware (AMX). The trainer's precision and model=auto's size both follow this one rule."""
+    return bool(amp) and has_amx(flags)
+
+
 def kernel_env(flags=None, environ=None):
     """Environment variables that choose torch's element-wise kernels, to set before torch runs its first operator.
 

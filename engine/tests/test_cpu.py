@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from loupe_engine.cpu import AVX512_FLAGS, cpu_flags, has_amx, kernel_env
+from loupe_engine.cpu import AVX512_FLAGS, cpu_flags, has_amx, kernel_env, trains_bf16
 
 SAPPHIRE_RAPIDS = AVX512_FLAGS | {"avx2", "amx_bf16", "amx_tile"}
 
@@ -43,3 +43,9 @@ def test_the_command_line_sets_the_kernels_before_torch_runs():
     else:
         assert "AVX512" not in chosen
     assert _capability({"ATEN_CPU_CAPABILITY": "default"}).endswith("NO AVX")
+
+
+def test_bfloat16_training_needs_amp_and_amx():
+    assert trains_bf16(True, frozenset({"amx_bf16", "avx512f"}))
+    assert not trains_bf16(False, frozenset({"amx_bf16"}))
+    assert not trains_bf16(True, frozenset({"avx512f", "avx512_bf16"}))

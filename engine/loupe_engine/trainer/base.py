@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from loupe_engine import __version__
-from loupe_engine.cpu import has_amx
+from loupe_engine.cpu import trains_bf16
 from loupe_engine.events import Cancelled, EngineError, cancel_requested, log
 from loupe_engine.models.load import checkpoint_arch
 from loupe_engine.trainer import parallel
@@ -103,7 +103,7 @@ class BaseTrainer:
         self.amp = bool(cfg.amp and self.device.type == "cuda")
         # on CPU, mixed precision means bfloat16, and pays only where the CPU multiplies bfloat16 matrices in
         # hardware (AMX): there the pico detector's training step at 704 px took 101 ms/image against 186
-        self.bf16 = bool(cfg.amp and self.device.type == "cpu" and has_amx())
+        self.bf16 = self.device.type == "cpu" and trains_bf16(cfg.amp)
         if self.bf16:
             log("note: AMP on CPU: training in bfloat16 on this CPU's AMX units (amp=false trains in float32)")
         elif cfg.amp and not self.amp:
