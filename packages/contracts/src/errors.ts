@@ -135,6 +135,13 @@ export const Errors = {
   exportInProgress: def(40011, 409, 'exportInProgress'),
   classesTooFew: def(40012, 409, 'classesTooFew', 'toMark'),
   ttaNotForTask: def(40013, 400, 'ttaNotForTask'),
+  // Fair use of the job slots (issue 30 item 5)
+  tooManyJobs: def(40050, 429, 'tooManyJobs'),
+  ceilingCores: def(40051, 400, 'ceilingCores'),
+  ceilingCpu: def(40052, 400, 'ceilingCpu'),
+  ceilingMemory: def(40053, 400, 'ceilingMemory'),
+  ceilingServer: def(40054, 400, 'ceilingServer'),
+  ceilingPlanHours: def(40055, 400, 'ceilingPlanHours'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof Errors;

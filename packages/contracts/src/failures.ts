@@ -12,6 +12,7 @@ export const FailureCodes = [
   'serverStoppedPack',
   'processKilled',
   'engineExited',
+  'timeLimit',
   'weightsMissing',
   'labelRemoved',
   'imagesMissing',

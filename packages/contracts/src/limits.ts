@@ -53,6 +53,16 @@ export const Limits = {
   zipMaxEntries: 200_000,
   imageListPageSize: 50,
   imageListPageMax: 200,
+  /** Fair use of the job slots (issue 30): defaults the server may override by env (config.ts `fairUse`). */
+  jobsPerAccount: 3,
+  /** Wall-clock training hours by plan: priority 0 is the standard plan, a higher training priority the priority plan. */
+  trainingHoursStandard: 12,
+  trainingHoursPriority: 72,
+  trainingEpochsMax: 1000,
+  /** Largest training image size on a CPU host (a GPU host allows the engine's 4096). */
+  trainingImgszCpu: 1280,
+  /** Golden-sample measuring is a job; it is stopped after this many seconds. */
+  goldenTimeoutS: 300,
 } as const;
 
 /** Roles (SPEC §6): '1' administrator, '0' user. */
