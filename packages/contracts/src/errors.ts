@@ -114,6 +114,16 @@ export const Errors = {
   // Labeling studio (3003x)
   annotationConflict: def(30030, 409, 'annotationConflict'),
   annotationTooSmall: def(30031, 400, 'annotationTooSmall'),
+  // Upload and annotation-file limits: decompression bombs, oversized or malformed files (3004x)
+  imageTooManyPixels: def(30040, 413, 'imageTooManyPixels'),
+  uploadTooManyFiles: def(30041, 413, 'uploadTooManyFiles'),
+  zipTooManyEntries: def(30042, 413, 'zipTooManyEntries'),
+  annotationFileTooLarge: def(30043, 413, 'annotationFileTooLarge'),
+  annotationTooManyPoints: def(30044, 400, 'annotationTooManyPoints'),
+  annotationTooManyShapes: def(30045, 400, 'annotationTooManyShapes'),
+  annotationTooDeep: def(30046, 400, 'annotationTooDeep'),
+  annotationBadField: def(30047, 400, 'annotationBadField'),
+
   notTestData: def(30032, 409, 'notTestData'),
   convertFailed: def(30033, 409, 'convertFailed'),
   shapeInvalid: def(30034, 400, 'shapeInvalid'),

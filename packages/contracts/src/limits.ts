@@ -50,7 +50,23 @@ export const Limits = {
   /** Annotation ZIP: uncompressed total and per entry, and entry count (zip-bomb guards). */
   zipMaxUncompressedBytes: 1024 * 1024 * 1024,
   zipEntryMaxBytes: 100 * 1024 * 1024,
-  zipMaxEntries: 200_000,
+  zipMaxEntries: 50_000,
+  /**
+   * Decompression bombs and stalls (issue 30). An image's pixel count is read from its header and refused
+   * above this before anything is decoded; BMPs are decoded on worker threads, never the event loop.
+   */
+  imageMaxPixels: 100_000_000,
+  /** Files in one multipart upload (the web client sends folders in batches far below this). */
+  uploadMaxFiles: 10_000,
+  /**
+   * One annotation file read from a ZIP (inflated bytes, counted as they come): 8 MB of JSON parses in well
+   * under 200 ms, so no parse holds the event loop longer; XML is parsed on a worker thread.
+   */
+  annotationFileMaxBytes: 8 * 1024 * 1024,
+  /** All annotation files of one ZIP together, as inflated (they are held in memory while parsed). */
+  annotationFilesMaxBytes: 128 * 1024 * 1024,
+  /** XML nesting in an annotation file (VOC needs 4). */
+  annotationMaxDepth: 32,
   imageListPageSize: 50,
   imageListPageMax: 200,
   /** Fair use of the job slots (issue 30): defaults the server may override by env (config.ts `fairUse`). */

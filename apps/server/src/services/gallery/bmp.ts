@@ -1,6 +1,7 @@
 /**
- * A small BMP decoder (sharp cannot read BMP): BI_RGB 24/32-bit and 1/4/8-bit palette, plus 32-bit
- * BI_BITFIELDS with the usual BGRA masks; bottom-up or top-down. Gives RGB pixels for sharp's raw input.
+ * BMP headers (sharp cannot read BMP): BI_RGB 24/32-bit and 1/4/8-bit palette, plus 32-bit BI_BITFIELDS
+ * with the usual BGRA masks; bottom-up or top-down. The header is read on the event loop (it is a few bytes,
+ * and the size rules run on it before anything is decoded); the pixels are read on a worker (workers.ts).
  */
 export interface BmpHeader {
   width: number;
@@ -32,39 +33,18 @@ export function readBmpHeader(buf: Buffer): BmpHeader {
   return { width, height: Math.abs(rawHeight), bpp, topDown: rawHeight < 0, offset, dibSize, compression, colors };
 }
 
-/** RGB pixels, top row first. Throws BmpError when the file is shorter than its header promises. */
-export function decodeBmp(buf: Buffer): { width: number; height: number; rgb: Buffer } {
-  const h = readBmpHeader(buf);
-  const stride = Math.floor((h.bpp * h.width + 31) / 32) * 4;
-  if (h.offset + stride * h.height > buf.length) throw new BmpError('truncated BMP');
-  let palette: Buffer | null = null;
-  if (h.bpp <= 8) {
-    const count = h.colors || 1 << h.bpp;
-    const start = 14 + h.dibSize;
-    if (start + count * 4 > h.offset) throw new BmpError('bad palette');
-    palette = buf.subarray(start, start + count * 4);
-  }
-  const rgb = Buffer.allocUnsafe(h.width * h.height * 3);
-  for (let y = 0; y < h.height; y++) {
-    const srcRow = h.offset + (h.topDown ? y : h.height - 1 - y) * stride;
-    let o = y * h.width * 3;
-    for (let x = 0; x < h.width; x++, o += 3) {
-      if (h.bpp === 24 || h.bpp === 32) {
-        const p = srcRow + x * (h.bpp / 8);
-        rgb[o] = buf[p + 2]!;
-        rgb[o + 1] = buf[p + 1]!;
-        rgb[o + 2] = buf[p]!;
-        continue;
-      }
-      const bit = x * h.bpp;
-      const byte = buf[srcRow + (bit >> 3)]!;
-      const index = (byte >> (8 - h.bpp - (bit & 7))) & ((1 << h.bpp) - 1);
-      const pe = index * 4;
-      if (!palette || pe + 3 > palette.length) throw new BmpError('palette index out of range');
-      rgb[o] = palette[pe + 2]!;
-      rgb[o + 1] = palette[pe + 1]!;
-      rgb[o + 2] = palette[pe]!;
-    }
-  }
-  return { width: h.width, height: h.height, rgb };
+/** Bytes per stored row (rows are padded to 4 bytes). */
+export const bmpStride = (h: BmpHeader) => Math.floor((h.bpp * h.width + 31) / 32) * 4;
+
+/**
+ * The palette (BGRA entries) of a 1/4/8-bit BMP, read from its first bytes; empty for 24/32-bit.
+ * Throws BmpError when it does not fit between the header and the pixels.
+ */
+export function bmpPalette(head: Buffer, h: BmpHeader): Buffer {
+  if (h.bpp > 8) return Buffer.alloc(0);
+  // More colours than the depth can index are never used: clamp rather than refuse.
+  const count = Math.min(h.colors || 1 << h.bpp, 1 << h.bpp);
+  const start = 14 + h.dibSize;
+  if (start + count * 4 > h.offset || start + count * 4 > head.length) throw new BmpError('bad palette');
+  return Buffer.from(head.subarray(start, start + count * 4));
 }

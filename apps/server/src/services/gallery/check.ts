@@ -21,7 +21,7 @@ export interface Refusal {
 
 /**
  * SPEC §5 image rules in order of cost: size, type from the magic numbers, dimensions from the header
- * (aspect ratio, side limits), then a full decode (the thumbnail), which catches corrupt files.
+ * (aspect ratio, side limits, pixel count), then a full decode (the thumbnail), which catches corrupt files.
  * An accepted file's bytes and thumbnail are moved into the blob store; `written` collects the blobs this
  * call created so that a failed request can take them back.
  */
@@ -49,9 +49,13 @@ export async function checkImage(deps: Deps, modelId: number, file: ReceivedFile
     if (Math.min(width, height) < minSidePx || Math.max(width, height) > maxSidePx) {
       return { key: 'resolutionOutOfRange', vars: { min: minSidePx, max: maxSidePx } };
     }
+    // Decompression bombs: a few KB can claim gigapixels; refused from the header, before any decoding.
+    if (width * height > Limits.imageMaxPixels) {
+      return { key: 'imageTooManyPixels', vars: { width, height, max: Limits.imageMaxPixels / 1e6 } };
+    }
     let thumb: Buffer;
     try {
-      thumb = await thumbnail(file.tempFile, kind);
+      thumb = await thumbnail(file.tempFile, kind, head, file.bytes);
     } catch {
       return { key: 'fileCheckFailed' };
     }
@@ -60,7 +64,7 @@ export async function checkImage(deps: Deps, modelId: number, file: ReceivedFile
     if (await deps.blobs.putFile(file.sha, file.tempFile)) written.push(file.sha);
     return { file, kind, width, height, thumbSha };
   } finally {
-    await fs.promises.rm(file.tempFile, { force: true });
+    if (file.bytes > 0 && !file.tooLarge) await fs.promises.rm(file.tempFile, { force: true });
   }
 }
 

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import sharp from 'sharp';
 import { Limits, type ImageKind } from '@loupe/contracts';
-import { BmpError, decodeBmp } from './bmp.js';
+import { BmpError, bmpPalette, bmpStride, readBmpHeader } from './bmp.js';
+import { sampleBmp, WorkerTaskError } from './workers.js';
 
 /** What the bytes say the file is (magic numbers); null when it is none of the gallery types. */
 export function sniffKind(head: Buffer): ImageKind | null {
@@ -41,8 +41,11 @@ export interface Probed {
 /** Reads the dimensions from the header only (cheap), so the size rules run before any full decode. */
 export async function dimensions(file: string, kind: ImageKind, head: Buffer): Promise<{ width: number; height: number }> {
   try {
-    if (kind === 'bmp') return { width: head.readInt32LE(18), height: Math.abs(head.readInt32LE(22)) };
-    const meta = await sharp(file).metadata();
+    if (kind === 'bmp') {
+      const h = readBmpHeader(head);
+      return { width: h.width, height: h.height };
+    }
+    const meta = await sharp(file, { limitInputPixels: false }).metadata();
     if (!meta.width || !meta.height) throw new ProbeError('no size');
     return { width: meta.width, height: meta.height };
   } catch (e) {
@@ -50,21 +53,30 @@ export async function dimensions(file: string, kind: ImageKind, head: Buffer): P
   }
 }
 
-/** Decodes the whole image (a corrupt or truncated file fails here) and draws the thumbnail. */
-export async function thumbnail(file: string, kind: ImageKind): Promise<Buffer> {
+/**
+ * Decodes the whole image (a corrupt or truncated file fails here) and draws the thumbnail. Callers check
+ * the header's size first (Limits.imageMaxPixels), so nothing here decodes a decompression bomb: sharp
+ * decodes on libuv's pool with the same pixel limit, and a BMP is read on a worker thread in row chunks,
+ * keeping only a sample twice the thumbnail's size, so neither the event loop nor memory grows with it.
+ */
+export async function thumbnail(file: string, kind: ImageKind, head: Buffer, bytes: number): Promise<Buffer> {
   try {
     let input: sharp.Sharp;
     if (kind === 'bmp') {
-      const { width, height, rgb } = decodeBmp(await fs.promises.readFile(file));
-      input = sharp(rgb, { raw: { width, height, channels: 3 } });
+      const h = readBmpHeader(head);
+      const stride = bmpStride(h);
+      if (h.offset + stride * h.height > bytes) throw new BmpError('truncated BMP');
+      const palette = bmpPalette(head, h);
+      const sample = await sampleBmp({ file, width: h.width, height: h.height, bpp: h.bpp, topDown: h.topDown, offset: h.offset, stride, palette, target: Limits.thumbnailPx * 2 });
+      input = sharp(sample.rgb, { raw: { width: sample.width, height: sample.height, channels: 3 } });
     } else {
-      input = sharp(file, { failOn: 'truncated' });
+      input = sharp(file, { failOn: 'truncated', limitInputPixels: Limits.imageMaxPixels });
     }
     return await input
       .resize(Limits.thumbnailPx, Limits.thumbnailPx, { fit: 'inside', withoutEnlargement: true })
       .jpeg({ quality: 80 })
       .toBuffer();
   } catch (e) {
-    throw new ProbeError(e instanceof BmpError ? e.message : String(e));
+    throw new ProbeError(e instanceof BmpError || e instanceof WorkerTaskError ? e.message : String(e));
   }
 }

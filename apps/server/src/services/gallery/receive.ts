@@ -4,12 +4,14 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import '@fastify/multipart';
+import { Limits } from '@loupe/contracts';
 import { AppError, fail } from '../../errors.js';
 import type { Deps } from '../deps.js';
 
 export interface ReceivedFile {
   /** The part's filename as sent (for folder uploads a relative path). */
   name: string;
+  /** Where the bytes are; no file exists there when `bytes` is 0 (empty parts are never written). */
   tempFile: string;
   bytes: number;
   sha: string;
@@ -44,9 +46,10 @@ export async function receiveFiles(
   const temps: string[] = [];
   try {
     // throwFileSizeLimit: false lets an oversized file be refused alone (truncated) instead of failing the request;
-    // preservePath keeps `<folder>/<file>` names for folder uploads.
-    const options = { limits: { fileSize: maxFileBytes, files: 100_000, parts: 100_100 }, throwFileSizeLimit: false, preservePath: true };
-    const parts = req.parts(options as Parameters<typeof req.parts>[0]);
+    // preservePath keeps `<folder>/<file>` names for folder uploads. The part and file counts are bounded so
+    // that one request cannot keep the server busy with thousands of (empty) parts.
+    const limits = { fileSize: maxFileBytes, files: Limits.uploadMaxFiles, parts: Limits.uploadMaxFiles + 100, fields: 100 };
+    const parts = req.parts({ limits, throwFileSizeLimit: false, preservePath: true } as Parameters<typeof req.parts>[0]);
     for await (const part of parts) {
       if (part.type !== 'file') continue;
       if (part.fieldname !== field) {
@@ -54,15 +57,19 @@ export async function receiveFiles(
         continue;
       }
       const tempFile = deps.blobs.tempPath();
-      temps.push(tempFile);
       const hash = createHash('sha256');
       let bytes = 0;
       const head: Buffer[] = [];
-      const out = fs.createWriteStream(tempFile);
+      // Opened at the first byte: an empty part costs no file (and no open/close/remove) at all.
+      let out: fs.WriteStream | null = null;
       try {
         // A plain loop, not stream.pipeline: a part cut off by the end of the request then throws
         // (premature close) instead of leaving the pipeline waiting forever.
         for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          if (!out) {
+            temps.push(tempFile);
+            out = fs.createWriteStream(tempFile);
+          }
           bytes += chunk.length;
           total += chunk.length;
           if (total > uploadMaxBytes) fail('uploadTooLarge');
@@ -71,17 +78,21 @@ export async function receiveFiles(
           if (!out.write(chunk)) await once(out, 'drain');
         }
       } finally {
-        out.end();
-        await finished(out).catch(() => undefined);
+        if (out) {
+          out.end();
+          await finished(out).catch(() => undefined);
+        }
       }
       const tooLarge = part.file.truncated;
-      if (tooLarge) await fs.promises.rm(tempFile, { force: true });
+      if (tooLarge && out) await fs.promises.rm(tempFile, { force: true });
       count += 1;
       await onFile({ name: part.filename, tempFile, bytes, sha: hash.digest('hex'), head: Buffer.concat(head).subarray(0, HEAD_BYTES), tooLarge });
     }
   } catch (e) {
     await Promise.all(temps.map((t) => fs.promises.rm(t, { force: true })));
     if (e instanceof AppError) throw e;
+    const code = (e as { code?: unknown }).code;
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') fail('uploadTooManyFiles', { max: Limits.uploadMaxFiles });
     deps.log.warn(`upload broke off: ${String(e)}`);
     fail('uploadFailed');
   }
