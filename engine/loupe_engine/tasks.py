@@ -2,10 +2,9 @@
 training parameters that do not apply to a task: accepted, and named in a note when set explicitly."""
 import importlib
 
-import torch
-
 from loupe_engine import config
 from loupe_engine.events import log
+from loupe_engine.models.load import read_checkpoint
 
 RUNNERS = {"classify": "loupe_engine.classify.run", "segment": "loupe_engine.segment.run",
            "ocr": "loupe_engine.ocr.run"}
@@ -24,8 +23,8 @@ def runner(task):
 def runner_for_checkpoint(path):
     """The task runner of a checkpoint, or None (detection, or a file the detection path will report on)."""
     try:
-        ck = torch.load(path, map_location="cpu")
-    except Exception:
+        ck = read_checkpoint(path, "cpu")
+    except Exception:  # not a checkpoint, or one that holds more than weights: load_checkpoint says which
         return None
     return runner(ck.get("task")) if isinstance(ck, dict) else None
 

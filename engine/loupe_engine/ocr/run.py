@@ -12,7 +12,7 @@ from loupe_engine.events import EngineError, emit, log
 from loupe_engine.export import Candidates, Exported, add_metadata, input_size
 from loupe_engine.losses.iou import rbox_corners
 from loupe_engine.models.detector import Detector
-from loupe_engine.models.load import checkpoint_arch
+from loupe_engine.models.load import checkpoint_arch, read_checkpoint
 from loupe_engine.nms import NMS_IOU
 from loupe_engine.ocr import val as V
 from loupe_engine.ocr.crop import LINE_ASPECT, MARGIN, MARGIN_X, PAD, REC_HEIGHT
@@ -49,10 +49,12 @@ def load(path, device="cpu"):
     if not path or not os.path.isfile(path):
         raise EngineError("model_missing", f"model checkpoint not found: {path}")
     try:
-        ck = torch.load(path, map_location=device)
+        ck = read_checkpoint(path, device)
         det = Detector(len(ck["names"]), ck["size"], rotated=True, arch=checkpoint_arch(ck))
         det.load_state_dict(ck["model"])
         rec = build_recognizer(ck["rec"])
+    except EngineError:
+        raise
     except Exception as e:
         raise EngineError("model_invalid", f"{path} is not a Loupe OCR checkpoint: {e}")
     return det.to(device).eval(), rec.to(device), ck

@@ -15,6 +15,7 @@ import time
 import torch
 
 from loupe_engine.events import EngineError, check_cancel, log
+from loupe_engine.models.load import read_checkpoint
 from loupe_engine.ocr import val as V
 from loupe_engine.ocr.crop import REC_HEIGHT, rec_width_for
 from loupe_engine.ocr.data import RecTrainSet, background_patches, collate, cut_context, load_texts, read_rgb
@@ -102,7 +103,7 @@ class OcrTrainer(DetectTrainer):
         self.ctc = torch.nn.CTCLoss(blank=0, zero_infinity=True)
         elapsed0 = 0.0
         if self.resume and os.path.isfile(os.path.join(self.out, "last.pt")):
-            ck = torch.load(os.path.join(self.out, "last.pt"), map_location=self.device)
+            ck = read_checkpoint(os.path.join(self.out, "last.pt"), self.device, "nothing_to_resume")
             if "rec" in ck and ck["rec"]["charset"] == self.charset:
                 self.rec.load_state_dict(ck["rec"]["model"])
                 st = ck["rec_train"]
@@ -110,7 +111,7 @@ class OcrTrainer(DetectTrainer):
                 self.rec_steps, self._det_best, self._rec_best = st["steps"], st["det_best"], st["rec_best"]
                 self.best_det_epoch, self.best_rec_epoch = st["best_det_epoch"], st["best_rec_epoch"]
                 elapsed0 = ck.get("elapsed_s", 0.0)
-                best = torch.load(os.path.join(self.out, "best.pt"), map_location="cpu")
+                best = read_checkpoint(os.path.join(self.out, "best.pt"), "cpu", "nothing_to_resume")
                 self._best_det_state, self._best_rec_state = best["model"], best["rec"]["model"]
             elif "rec" in ck:
                 raise EngineError("nothing_to_resume", "the label texts changed since this run started (another "
@@ -132,7 +133,7 @@ class OcrTrainer(DetectTrainer):
         path = self.cfg.pretrained
         if not path or not os.path.isfile(path):
             return
-        rec = torch.load(path, map_location="cpu").get("rec")
+        rec = read_checkpoint(path, "cpu").get("rec")
         if rec:
             own = self.rec.state_dict()
             ok = {k: v for k, v in rec["model"].items() if k in own and own[k].shape == v.shape}

@@ -13,7 +13,7 @@ import torch
 from loupe_engine import __version__
 from loupe_engine.cpu import trains_bf16
 from loupe_engine.events import Cancelled, EngineError, cancel_requested, log
-from loupe_engine.models.load import checkpoint_arch
+from loupe_engine.models.load import checkpoint_arch, read_checkpoint
 from loupe_engine.trainer import parallel
 
 FEW_IMAGES = 300  # batch auto: below this many training images, at most 8 (auto_batch)
@@ -230,7 +230,7 @@ class BaseTrainer:
         if self.resume:
             if not os.path.isfile(ckpt_path):
                 raise EngineError("nothing_to_resume", f"no checkpoint to resume at {ckpt_path}")
-            ck = torch.load(ckpt_path, map_location=self.device)
+            ck = read_checkpoint(ckpt_path, self.device, "nothing_to_resume")
             if ck.get("finished"):
                 raise EngineError("nothing_to_resume", f"{ckpt_path} belongs to a finished training")
             if checkpoint_arch(ck) not in (None, model.arch):
@@ -457,7 +457,13 @@ class BaseTrainer:
         if not os.path.isfile(path):
             raise EngineError("pretrained_missing", f"pretrained checkpoint not found: {path} "
                               "(no weights are downloaded; give a Loupe .pt file)")
-        sd = torch.load(path, map_location="cpu")["model"]
+        try:
+            sd = read_checkpoint(path, "cpu")["model"]
+        except EngineError:
+            raise
+        except Exception as e:  # a truncated file, or a dict without weights
+            raise EngineError("model_invalid", f"pretrained checkpoint {os.path.basename(path)} is not a Loupe "
+                                               f"checkpoint: {e}")
         own = model.state_dict()
         ok = {k: v for k, v in sd.items() if k in own and own[k].shape == v.shape}
         model.load_state_dict(ok, strict=False)
