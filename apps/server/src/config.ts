@@ -57,6 +57,31 @@ export interface Config {
   /** Jobs run at once on this host (JOB_CONCURRENCY). */
   jobConcurrency: number;
   engine: EngineConfig;
+  /** Per-account sign-in lockout (issue 30 item 7, services/lockout.ts). */
+  lockout: LockoutConfig;
+  /** Orphan blob and temp file sweep (issue 30 item 8). */
+  maintenance: MaintenanceConfig;
+}
+
+/** Per-account sign-in lockout (services/lockout.ts): free failures, then a doubling lock up to a cap. */
+export interface LockoutConfig {
+  /** Failures from one address against one account before it is locked for that address (LOCKOUT_ADDRESS_FREE). */
+  addressFree: number;
+  addressBaseS: number;
+  addressCapS: number;
+  /** Failures from all addresses together before the account is locked everywhere (LOCKOUT_ACCOUNT_FREE); a short cap. */
+  accountFree: number;
+  accountBaseS: number;
+  accountCapS: number;
+  /** A count starts again this long after its last failure. */
+  forgetAfterS: number;
+}
+
+/** Orphan sweep (services/gallery/blob-cleanup.ts): at start-up and every sweepIntervalS (SWEEP_INTERVAL_S, 0: start-up only). */
+export interface MaintenanceConfig {
+  sweepIntervalS: number;
+  /** Blob and temp files younger than this, and upload claims younger than this, are left alone (ORPHAN_GRACE_S). */
+  graceS: number;
 }
 
 export interface EngineConfig {
@@ -205,6 +230,19 @@ export function loadConfig(env: Env = process.env): Config {
     },
     jobConcurrency: int('JOB_CONCURRENCY', 1, 1, 64),
     engine: { command: engineCommand, pythonPath: path.resolve(str('ENGINE_PYTHONPATH') ?? DEFAULT_ENGINE_DIR) },
+    lockout: {
+      addressFree: int('LOCKOUT_ADDRESS_FREE', 10, 1, 1000),
+      addressBaseS: 30,
+      addressCapS: int('LOCKOUT_ADDRESS_CAP_S', 900, 1, 86_400),
+      accountFree: int('LOCKOUT_ACCOUNT_FREE', 20, 1, 1000),
+      accountBaseS: 2,
+      accountCapS: int('LOCKOUT_ACCOUNT_CAP_S', 60, 1, 3600),
+      forgetAfterS: 3600,
+    },
+    maintenance: {
+      sweepIntervalS: int('SWEEP_INTERVAL_S', 3600, 0, 7 * 86_400),
+      graceS: int('ORPHAN_GRACE_S', 3600, 60, 7 * 86_400),
+    },
   };
   if (config.gallery.minSidePx > config.gallery.maxSidePx) {
     problems.push('IMAGE_MIN_SIDE_PX must not be greater than IMAGE_MAX_SIDE_PX');

@@ -50,6 +50,7 @@ export const Errors = {
   tooManyRequests: def(20029, 429, 'tooManyRequests'),
   fieldRequired: def(20010, 400, 'fieldRequired'),
   fieldTooLong: def(20011, 400, 'fieldTooLong'),
+  nameCharacters: def(20041, 400, 'nameCharacters'),
 
   // Accounts and sessions
   badCredentials: def(10001, 401, 'badCredentials'),
@@ -79,6 +80,8 @@ export const Errors = {
   notAuthenticated: def(10025, 401, 'notAuthenticated'),
   accountNotPending: def(10026, 409, 'accountNotPending'),
   passwordAlreadySet: def(10027, 409, 'passwordAlreadySet'),
+  // Too many failed sign-ins for this account (issue 30 item 7): refused, even with the right password, until then.
+  accountLocked: def(10041, 429, 'accountLocked'),
 
   // Models, gallery, labels, annotations (3xxxx)
   modelNameExists: def(30001, 409, 'modelNameExists'),

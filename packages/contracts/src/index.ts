@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './limits.js';
+export * from './names.js';
 export * from './menus.js';
 export * from './envelope.js';
 export * from './auth.js';

@@ -374,6 +374,28 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('images').addColumn('no_class', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       },
     },
+    '0010_lockout_blob_guards': {
+      async up(db: Kysely<unknown>) {
+        // Failed sign-ins per (account, address), and per account with address '' (services/lockout.ts).
+        await db.schema
+          .createTable('login_failures')
+          .addColumn('account', 'varchar(320)', (c) => c.notNull())
+          .addColumn('address', 'varchar(64)', (c) => c.notNull())
+          .addColumn('failures', 'integer', (c) => c.notNull())
+          .addColumn('locked_until', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('login_failures_pk', ['account', 'address'])
+          .execute();
+        await db.schema.createIndex('login_failures_last_idx').on('login_failures').column('last_at').execute();
+        // Blob keys an upload is storing: a delete of the same bytes waits for (locks) this row (gallery/blob-cleanup.ts).
+        await db.schema
+          .createTable('blob_guards')
+          .addColumn('sha256', 'varchar(64)', (c) => c.primaryKey())
+          .addColumn('claims', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('claimed_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

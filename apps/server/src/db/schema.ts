@@ -339,7 +339,31 @@ export interface ImageClassesTable {
 }
 
 export interface DB {
+/**
+ * Failed sign-ins (password or code) per account (migration 0010): one row per (account, address) and one per
+ * account with address '' (all addresses together). services/lockout.ts explains the backoff.
+ */
+export interface LoginFailuresTable {
+  account: string;
+  address: string;
+  failures: number;
+  locked_until: Millis;
+  last_at: Millis;
+}
+
+/**
+ * One row per blob key an upload is storing right now (migration 0010): `claims` uploads hold it until their
+ * rows commit, so a concurrent delete of the same bytes leaves the file (services/gallery/blob-cleanup.ts).
+ */
+export interface BlobGuardsTable {
+  sha256: string;
+  claims: number;
+  claimed_at: Millis;
+}
+
   image_classes: ImageClassesTable;
+  login_failures: LoginFailuresTable;
+  blob_guards: BlobGuardsTable;
   measurement_settings: MeasurementSettingsTable;
   jobs: JobsTable;
   dataset_snapshots: DatasetSnapshotsTable;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AuthPaths, CodeLoginBody, LoginBody, LoginData, SendCodeBody, SendCodeData, UserInfoData } from '@loupe/contracts';
 import { ok, responses } from '../http/envelope.js';
-import { requireUser, tokenOf, userOf } from '../http/auth-hooks.js';
+import { clearFilesCookie, requireUser, tokenOf, userOf } from '../http/auth-hooks.js';
 import type { Deps } from '../services/deps.js';
 import { codeLogin, passwordLogin, sendLoginCode } from '../services/login.js';
 import { endSession } from '../services/sessions.js';
@@ -15,7 +15,7 @@ export function authRoutes(deps: Deps, strict: { max: number; timeWindow: number
     app.post(
       AuthPaths.login,
       { schema: { tags, body: LoginBody, response: responses(LoginData) }, config: { rateLimit: strict } },
-      async (req) => ok(await passwordLogin(deps, req.body)),
+      async (req) => ok(await passwordLogin(deps, req.body, req.ip)),
     );
     app.post(
       AuthPaths.sendCode,
@@ -25,9 +25,10 @@ export function authRoutes(deps: Deps, strict: { max: number; timeWindow: number
     app.post(
       AuthPaths.codeLogin,
       { schema: { tags, body: CodeLoginBody, response: responses(LoginData) }, config: { rateLimit: strict } },
-      async (req) => ok(await codeLogin(deps, req.body)),
+      async (req) => ok(await codeLogin(deps, req.body, req.ip)),
     );
-    app.post(AuthPaths.logout, { schema: { tags, response: responses(Type.Null()) } }, async (req) => {
+    app.post(AuthPaths.logout, { schema: { tags, response: responses(Type.Null()) } }, async (req, reply) => {
+      clearFilesCookie(req, reply);
       await endSession(deps, tokenOf(req));
       return ok(null);
     });
@@ -35,7 +36,8 @@ export function authRoutes(deps: Deps, strict: { max: number; timeWindow: number
       AuthPaths.userInfo,
       {
         schema: { tags, querystring: Type.Object({ token: Type.Optional(Type.String()) }), response: responses(UserInfoData) },
-        preHandler: requireUser(deps),
+        // The one route that takes `?token=` (SPEC §7); the request log redacts it.
+        preHandler: requireUser(deps, { query: true }),
       },
       async (req) => ok(userInfoData(deps.config, userOf(req))),
     );

@@ -9,11 +9,14 @@ import { sendOrFail } from './registration.js';
 import { checkEmail, checkNewPassword } from './rules.js';
 import { displayName } from './user-view.js';
 
-/** Forgot password: a single-use, expiring link to /forget-set-password. */
+/**
+ * Forgot password: a single-use, expiring link to /forget-set-password. An unregistered address gets the same
+ * answer and no mail, so the call tells nobody who is registered (the page says "if this address is registered").
+ */
 export async function forgotPassword(deps: Deps, rawEmail: string | undefined): Promise<void> {
   const email = checkEmail('email', rawEmail);
   const user = await deps.users.findByEmail(email);
-  if (!user) fail('emailNotRegistered');
+  if (!user) return;
   const token = randomToken();
   const now = deps.now();
   // Only the newest link works, so a forwarded older mail is useless.
