@@ -164,7 +164,7 @@ try {
   const cpuMs = serverCpuMs(server.pid) - cpu0;
   const perS = accepted / ingestS;
   const thumb = await fetch(`${base}/api/models/${target.id}/images?pageSize=1`, { headers }).then((r) => r.json());
-  const t = await fetch(`${base}${thumb.data.items[0].thumbnailUrl}?token=${token}`);
+  const t = await fetch(`${base}${thumb.data.items[0].thumbnailUrl}`, { headers });
   console.log(`ingest: ${accepted}/${UPLOADS} accepted in ${ingestS.toFixed(2)} s over HTTP (${PER_REQUEST} per request, ${PARALLEL} in parallel), thumbnail ${t.headers.get("content-type")} ${(await t.arrayBuffer()).byteLength} B`);
   console.log(`ingest: ${perS.toFixed(1)} images/s, ${(mb / ingestS).toFixed(1)} MB/s (target >= 100 images/s)`);
   if (cpuMs >= 0) {

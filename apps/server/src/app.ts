@@ -31,6 +31,9 @@ import { createRunner, type Runner } from './runner/runner.js';
 import { fsBlobStore } from './adapters/blob-store.js';
 import { outboxMailer, smtpMailer } from './adapters/mailer.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { installFilesCookie } from './http/auth-hooks.js';
+import { reqSerializer } from './http/log-redact.js';
+import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import { argon2Hasher } from './services/crypto.js';
 import type { Deps } from './services/deps.js';
 import { ensureFirstAdmin } from './services/admin.js';
@@ -62,6 +65,8 @@ export interface AppOptions {
   now?: () => number;
   /** Where the generated first-admin password is printed. */
   print?: (line: string) => void;
+  /** Where the request log goes (default stdout); tests read it to check that no secret is written. */
+  logStream?: { write(line: string): void };
 }
 
 declare module 'fastify' {
@@ -73,7 +78,8 @@ declare module 'fastify' {
 /** The whole API (and the built web app when present), ready to listen or to be driven by app.inject. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    // The req serializer redacts tokens, codes and passwords from logged URLs (and headers, if ever logged).
+    logger: { level: config.logLevel, serializers: { req: reqSerializer }, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     // Node closes an idle kept-alive connection after 5 s; a browser that sends a POST or PUT on it at that moment
@@ -130,7 +136,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorateRequest('auth', null);
 
   installErrorHandler(app);
+  await installSecurityHeaders(app);
   await app.register(cookie);
+  installFilesCookie(app);
   await app.register(formbody);
   await app.register(rateLimit, {
     global: true,
@@ -148,7 +156,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: AuthPaths.docs });
+  await app.register(swaggerUi, { routePrefix: AuthPaths.docs, staticCSP: true, transformStaticCSP: docsCsp });
 
   const strict = { max: config.rateLimit.authMax, timeWindow: config.rateLimit.windowMs };
   await app.register(systemRoutes(deps, version));
@@ -157,7 +165,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(passwordRoutes(deps, strict));
   await app.register(profileRoutes(deps));
   await app.register(adminRoutes(deps));
-  await app.register(oidcRoutes(deps, oidcService(deps)));
+  await app.register(oidcRoutes(deps, oidcService(deps), strict));
   await app.register(modelRoutes(deps));
   await app.register(imageRoutes(deps));
   await app.register(uploadRoutes(deps));

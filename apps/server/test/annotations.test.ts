@@ -194,7 +194,7 @@ describe('export (SPEC /download/downloadImage) re-imports to the same annotatio
     await importZip(m, [{ path: 'instances.json', data: JSON.stringify(source) }]);
     const before = await snapshot(m);
     expect(before).toHaveLength(3);
-    const res = await t.app.inject({ url: `/api/models/${m.id}/download/images?format=${format}&token=${token}` });
+    const res = await t.app.inject({ url: `/api/models/${m.id}/download/images?format=${format}`, headers: { 'x-token': token } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     const files = await unzip(res.rawPayload);
@@ -202,7 +202,7 @@ describe('export (SPEC /download/downloadImage) re-imports to the same annotatio
     expect(images).toHaveLength(3);
     // the exported bytes are the uploaded originals
     const list = (await call<ImageListData>(t.app, 'GET', `/api/models/${m.id}/images`, undefined, { token })).data.items;
-    const orig = await t.app.inject({ url: `${list.find((i) => i.name === 'a.jpg')!.originalUrl}?token=${token}` });
+    const orig = await t.app.inject({ url: list.find((i) => i.name === 'a.jpg')!.originalUrl, headers: { 'x-token': token } });
     expect(files.get(images.find((f) => f.endsWith('a.jpg'))!)!.equals(orig.rawPayload)).toBe(true);
     // the same images in a fresh model, then the exported ZIP as the annotation upload
     const fresh = await newModel(t.app, token, 'SEGMENTATION');

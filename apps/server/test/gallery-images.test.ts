@@ -98,7 +98,7 @@ describe('gallery list, star, split, delete (SPEC §3 image)', () => {
     expect(del.data.changed).toBe(2);
     expect((await list(m.id)).data.total).toBe(2);
     expect((await list(other.m.id)).data.total).toBe(1);
-    expect((await t.app.inject({ url: `/api/models/${m.id}/images/${ids[0]}/thumbnail?token=${token}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: `/api/models/${m.id}/images/${ids[0]}/thumbnail`, headers: { 'x-token': token } })).statusCode).toBe(404);
   });
 });
 

@@ -54,7 +54,7 @@ describe('gallery upload rules (SPEC §5 images)', () => {
     expect(byName['g.mpo']?.kind).toBe('mpo');
     expect(byName['h.png']?.kind).toBe('jpeg');
     // The BMP thumbnail shows the BMP's pixels (top row first, whatever the row order on disk).
-    const thumb = await t.app.inject({ url: `${byName['d.bmp']!.thumbnailUrl}?token=${token}` });
+    const thumb = await t.app.inject({ url: byName['d.bmp']!.thumbnailUrl, headers: { 'x-token': token } });
     expect(thumb.headers['content-type']).toBe('image/jpeg');
     const meta = await sharp(thumb.rawPayload).metadata();
     expect([meta.width, meta.height]).toEqual([64, 48]);
@@ -63,7 +63,7 @@ describe('gallery upload rules (SPEC §5 images)', () => {
     expect(original.rawPayload.equals(files[2]!.data)).toBe(true);
     expect((await t.app.inject({ url: byName['c.bmp']!.originalUrl })).statusCode).toBe(401);
     const other = await userToken(t.app);
-    expect((await t.app.inject({ url: `${byName['c.bmp']!.originalUrl}?token=${other}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: byName['c.bmp']!.originalUrl, headers: { 'x-token': other } })).statusCode).toBe(404);
   });
 
   it('decodes BMP rows and colours the right way round (bottom-up, top-down, palette)', async () => {
@@ -79,7 +79,7 @@ describe('gallery upload rules (SPEC §5 images)', () => {
     expect(r.data.accepted).toBe(3);
     const list = await call<ImageListData>(t.app, 'GET', `/api/models/${m.id}/images`, undefined, { token });
     const pixel = async (name: string, y: number) => {
-      const thumb = await t.app.inject({ url: `${list.data.items.find((i) => i.name === name)!.thumbnailUrl}?token=${token}` });
+      const thumb = await t.app.inject({ url: list.data.items.find((i) => i.name === name)!.thumbnailUrl, headers: { 'x-token': token } });
       const { data, info } = await sharp(thumb.rawPayload).raw().toBuffer({ resolveWithObject: true });
       const o = (y * info.width + 32) * info.channels;
       return [data[o]!, data[o + 1]!, data[o + 2]!];
@@ -210,7 +210,7 @@ describe('gallery upload rules (SPEC §5 images)', () => {
     // 29 originals and 29 thumbnails go; the shared original and its thumbnail stay
     expect(blobFiles().length).toBe(before - 58);
     const kept = await call<ImageListData>(t.app, 'GET', `/api/models/${keep.id}/images`, undefined, { token });
-    expect((await t.app.inject({ url: `${kept.data.items[0]!.originalUrl}?token=${token}` })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: kept.data.items[0]!.originalUrl, headers: { 'x-token': token } })).statusCode).toBe(200);
     expect((await call(t.app, 'GET', `/api/models/${m.id}`, undefined, { token })).code).toBe(Errors.notFound.code);
   });
 });

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { LoginData, OutboxMail } from '@loupe/contracts';
 import { loadConfig, type Config } from '../src/config.js';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppOptions } from '../src/app.js';
 
 export const ADMIN = { email: 'admin@loupe.test', password: 'Admin12345' };
 
@@ -22,7 +22,7 @@ export interface TestApp {
  * A real server on a real database: SQLite in a temp folder, or, when DATABASE_URL is set, a fresh
  * PostgreSQL schema dropped after the run. Argon2 costs are lowered here only.
  */
-export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startApp(overrides: Partial<Config> = {}, appOptions: Pick<AppOptions, 'logStream'> = {}): Promise<TestApp> {
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-server-test-'));
   const databaseUrl = process.env.DATABASE_URL || null;
   const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : null;
@@ -42,7 +42,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
   };
   let offset = 0;
   const printed: string[] = [];
-  const app = await buildApp(config, { now: () => Date.now() + offset, print: (l) => printed.push(l) });
+  const app = await buildApp(config, { ...appOptions, now: () => Date.now() + offset, print: (l) => printed.push(l) });
   return {
     app,
     config,

@@ -137,8 +137,18 @@ describe('OpenID Connect sign-in', () => {
 
     const second = await startSignIn();
     const target = await callback(await signInAtProvider(second.location, 'grace'), second.cookie);
-    expect(target).toMatch(/^\/logging\?token=[A-Za-z0-9_-]+$/);
-    const session = decodeURIComponent(target.split('token=')[1]!);
+    // The landing carries a one-time code, never the session token; the web app exchanges it by POST.
+    expect(target).toMatch(/^\/logging\?code=[A-Za-z0-9_-]+$/);
+    const code = decodeURIComponent(target.split('code=')[1]!);
+    expect((await call(t.app, 'GET', `/api/vue-admin-template/user/info?token=${code}`)).code).toBe(Errors.sessionInvalid.code);
+    const exchanged = await call<{ token: string }>(t.app, 'POST', '/api/auth/oidc/exchange', { code });
+    expect(exchanged.code).toBe(0);
+    const session = exchanged.data.token;
+    expect(session).not.toBe(code);
+    // Single use: a replay of the landing URL (history, a log) gets nothing.
+    const replay = await call(t.app, 'POST', '/api/auth/oidc/exchange', { code }, { lang: 'de' });
+    expect(replay).toMatchObject({ status: Errors.oidcFailed.status, code: Errors.oidcFailed.code });
+    expect(replay.message).toMatch(/Single Sign-On|Anmeldung/i);
     const info = await call<UserInfoData>(t.app, 'GET', '/api/vue-admin-template/user/info', undefined, { token: session });
     expect(info.data).toMatchObject({ email: 'grace@navy.test', name: 'Grace Hopper', role: '0', language: 'de' });
     const profile = await call<{ hasPassword: boolean }>(t.app, 'GET', '/api/profile', undefined, { token: session });
@@ -147,6 +157,20 @@ describe('OpenID Connect sign-in', () => {
     const set = await call(t.app, 'POST', '/api/password/set', { password: 'Cobol1959', confirmPassword: 'Cobol1959' }, { token: session });
     expect(set.code).toBe(0);
     expect((await call<LoginData>(t.app, 'POST', '/api/login', { username: 'grace@navy.test', password: 'Cobol1959' })).code).toBe(0);
+  });
+
+  it("expires the landing's code after a minute and refuses made-up codes", async () => {
+    const start = await startSignIn();
+    const target = await callback(await signInAtProvider(start.location, 'grace'), start.cookie);
+    const code = decodeURIComponent(target.split('code=')[1]!);
+    // Stored hashed: the database does not hold the code itself.
+    const rows = await t.app.deps.db.selectFrom('one_time_tokens').select('token_hash').where('purpose', '=', 'oidc').execute();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((r) => r.token_hash)).not.toContain(code);
+    t.advance(61_000);
+    expect((await call(t.app, 'POST', '/api/auth/oidc/exchange', { code })).code).toBe(Errors.oidcFailed.code);
+    expect((await call(t.app, 'POST', '/api/auth/oidc/exchange', { code: 'made-up' })).code).toBe(Errors.oidcFailed.code);
+    expect((await call(t.app, 'POST', '/api/auth/oidc/exchange', { code: '' })).code).toBe(Errors.oidcFailed.code);
   });
 
   it('refuses an unverified email, a replayed state and a state from another browser', async () => {

@@ -23,6 +23,8 @@ export const AuthPaths = {
   config: '/api/config',
   oidcStart: '/api/auth/oidc/start',
   oidcCallback: '/api/auth/oidc/callback',
+  /** POST OidcExchangeBody → OidcExchangeData: the one-time code of /logging?code=… for the session token. */
+  oidcExchange: '/api/auth/oidc/exchange',
   adminAccounts: '/api/admin/accounts',
   adminApprove: '/api/admin/accounts/:id/approve',
   adminReject: '/api/admin/accounts/:id/reject',
@@ -119,6 +121,11 @@ export const RegisterBody = Type.Object({
 export type RegisterBody = Static<typeof RegisterBody>;
 
 export const TokenBody = Type.Object({ token: Str });
+/** Single sign-on lands on /logging?code=…: a one-time code (short-lived, single use), never the token itself. */
+export const OidcExchangeBody = Type.Object({ code: Str });
+export type OidcExchangeBody = Static<typeof OidcExchangeBody>;
+export const OidcExchangeData = Type.Object({ token: Str });
+export type OidcExchangeData = Static<typeof OidcExchangeData>;
 export const EmailBody = Type.Object({ email: Str });
 export const ResetBody = Type.Object({ token: Str, password: Str, confirmPassword: Str });
 export type ResetBody = Static<typeof ResetBody>;

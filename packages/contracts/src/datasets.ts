@@ -34,7 +34,11 @@ export const DatasetPaths = {
   split: '/api/models/:modelId/images/split',
   /** POST AutoSplitBody → AutoSplitData. */
   autoSplit: '/api/models/:modelId/images/auto-split',
-  /** GET the original bytes. Token in X-Token or `?token=` (for <img src>). */
+  /**
+   * GET the original bytes. Signed in by X-Token, or (for <img src> and download links, which cannot send
+   * headers) by the HttpOnly SameSite=Strict files cookie that every authenticated API answer sets. Never by a
+   * query token.
+   */
   original: '/api/models/:modelId/images/:imageId/original',
   /** GET a JPEG thumbnail (Limits.thumbnailPx on the long side). Token as for original. */
   thumbnail: '/api/models/:modelId/images/:imageId/thumbnail',
@@ -156,7 +160,7 @@ export const ImageData = Type.Object({
   testResultCount: Type.Union([Type.Integer(), Type.Null()]),
   /** ISO 8601 upload time. */
   uploadedAt: Str,
-  /** Relative URLs; add ?token= for <img>. */
+  /** Relative URLs, usable as they are in <img src> (the files cookie signs them in). */
   originalUrl: Str,
   thumbnailUrl: Str,
 });
@@ -262,7 +266,6 @@ export type ImageAnnotationsData = Static<typeof ImageAnnotationsData>;
 export const ExportQuery = Type.Object({
   format: Type.Enum(ExportFormats),
   split: Type.Optional(Type.Enum(Splits)),
-  token: Type.Optional(Str),
 });
 export type ExportQuery = Static<typeof ExportQuery>;
-export const FileQuery = Type.Object({ token: Type.Optional(Str) });
+export const FileQuery = Type.Object({});

@@ -58,7 +58,8 @@ export interface SessionsTable {
   end_reason: SessionEndReason | null;
 }
 
-export type TokenPurpose = 'activate' | 'reset';
+/** oidc: the one-time code of the single sign-on landing (/logging?code=…), exchanged for a session. */
+export type TokenPurpose = 'activate' | 'reset' | 'oidc';
 
 export interface OneTimeTokensTable {
   id: Generated<number>;

@@ -28,6 +28,8 @@ export function imageRoutes(deps: Deps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['gallery'];
     const preHandler = requireUser(deps);
+    // <img src> and download links cannot send X-Token: these GETs also take the files cookie (auth-hooks).
+    const files = requireUser(deps, { cookie: true });
     const model = (req: { params: { modelId: number } } & Parameters<typeof userOf>[0]) => ownModel(deps, userOf(req), req.params.modelId);
 
     app.get(DatasetPaths.images, { schema: { tags, params: ModelParams, querystring: ImageListQuery, response: responses(ImageListData) }, preHandler }, async (req) =>
@@ -46,7 +48,7 @@ export function imageRoutes(deps: Deps): FastifyPluginAsyncTypebox {
       ok(await autoSplit(deps, await model(req), req.body)),
     );
     for (const which of ['original', 'thumbnail'] as const) {
-      app.get(DatasetPaths[which], { schema: { tags, params: ImageParams, querystring: FileQuery }, preHandler }, async (req, reply) => {
+      app.get(DatasetPaths[which], { schema: { tags, params: ImageParams, querystring: FileQuery }, preHandler: files }, async (req, reply) => {
         const file = await imageBytes(deps, await model(req), req.params.imageId, which);
         // Content-addressed: the bytes behind this URL never change, but they are private to the account.
         return reply.type(file.type).header('cache-control', 'private, max-age=31536000, immutable').header('etag', `"${file.sha}"`).send(file.stream);
@@ -55,7 +57,7 @@ export function imageRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     app.get(DatasetPaths.annotations, { schema: { tags, params: ImageParams, response: responses(ImageAnnotationsData) }, preHandler }, async (req) =>
       ok(await imageAnnotations(deps, await model(req), req.params.imageId)),
     );
-    app.get(DatasetPaths.exportImages, { schema: { tags, params: ModelParams, querystring: ExportQuery }, preHandler }, async (req, reply) => {
+    app.get(DatasetPaths.exportImages, { schema: { tags, params: ModelParams, querystring: ExportQuery }, preHandler: files }, async (req, reply) => {
       const m = await model(req);
       const zip = await exportDataset(deps, m, req.query.format, req.query.split);
       const file = `${m.name.replace(/[^\w.-]+/g, '_') || 'dataset'}-${req.query.format}.zip`;

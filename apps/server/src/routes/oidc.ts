@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AuthPaths, Errors } from '@loupe/contracts';
+import { AuthPaths, Errors, OidcExchangeBody, OidcExchangeData } from '@loupe/contracts';
+import { ok, responses } from '../http/envelope.js';
 import { pickLanguage } from '../i18n.js';
 import type { Deps } from '../services/deps.js';
-import type { OidcService } from '../services/oidc.js';
+import { exchangeLandingCode, type OidcService } from '../services/oidc.js';
 
 const COOKIE = 'loupe_oidc_state';
 
-/** Browser navigations: both answer with redirects, never with JSON. */
-export function oidcRoutes(deps: Deps, oidc: OidcService | null): FastifyPluginAsyncTypebox {
+/** Browser navigations (start, callback) answer with redirects; the landing's code exchange is an API call. */
+export function oidcRoutes(deps: Deps, oidc: OidcService | null, strict?: { max: number; timeWindow: number }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['single sign-on'];
     const cookiePath = '/api/auth/oidc';
@@ -37,5 +38,10 @@ export function oidcRoutes(deps: Deps, oidc: OidcService | null): FastifyPluginA
       reply.clearCookie(COOKIE, { path: cookiePath });
       return reply.redirect(target);
     });
+    app.post(
+      AuthPaths.oidcExchange,
+      { schema: { tags, body: OidcExchangeBody, response: responses(OidcExchangeData) }, ...(strict ? { config: { rateLimit: strict } } : {}) },
+      async (req) => ok({ token: await exchangeLandingCode(deps, req.body.code) }),
+    );
   };
 }

@@ -23,7 +23,7 @@ export function packRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     app.get(ExportPaths.status, { schema: { tags, querystring: PackStatusQuery, response: responses(PackStatusData) }, preHandler }, async (req) =>
       ok(withFailuresIn(await packStatus(deps, userOf(req), req.query), pickLanguage(req.headers.language))),
     );
-    app.get(ExportPaths.download, { schema: { tags, params: DownloadParams }, preHandler }, async (req, reply) => {
+    app.get(ExportPaths.download, { schema: { tags, params: DownloadParams }, preHandler: requireUser(deps, { cookie: true }) }, async (req, reply) => {
       const p = await packForDownload(deps, userOf(req), req.params.id, req.params.inputW, req.params.inputH);
       return reply
         .header('content-type', p.file_name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream')

@@ -5,12 +5,15 @@ import type { User } from '../db/users.js';
 import type { Deps } from './deps.js';
 import { assertCanSignIn } from './registration.js';
 import { startSession } from './sessions.js';
+import { randomToken, sha256 } from './crypto.js';
 
 /**
  * OpenID Connect sign-in (the sign-in page's "Google" option, any provider): authorization code flow with
  * state, nonce and PKCE. Accounts are found or created by verified email; new ones wait for review.
  */
 const STATE_TTL_MS = 10 * 60 * 1000;
+/** The landing's one-time code: long enough for a slow page load, too short to be useful from a history or log. */
+export const LANDING_CODE_TTL_S = 60;
 
 type Claims = client.IDToken & Partial<client.UserInfoResponse>;
 
@@ -19,7 +22,7 @@ export const oidcCallbackPath = '/api/auth/oidc/callback';
 export interface OidcService {
   /** The provider's authorization URL and the state to bind to the browser. */
   start(): Promise<{ url: string; state: string }>;
-  /** Where to send the browser: /logging?token=… or /signin?error=<code>. */
+  /** Where to send the browser: /logging?code=<one-time code> or /signin?error=<code>. Never a session token. */
   finish(callbackUrl: URL, browserState: string | undefined, lang: Language): Promise<string>;
 }
 
@@ -95,13 +98,32 @@ export function oidcService(deps: Deps): OidcService | null {
       try {
         const user = await findOrCreate(deps, claims, email, lang);
         assertCanSignIn(deps, user);
-        return `/logging?token=${encodeURIComponent(await startSession(deps, user))}`;
+        // The URL lands in history and maybe in logs: it carries a code that is spent on first use and dies in a
+        // minute; the session starts only when the web app exchanges it by POST (exchangeLandingCode).
+        const code = randomToken();
+        await deps.tokens.createToken(user.id, 'oidc', sha256(code), deps.now(), LANDING_CODE_TTL_S);
+        return `/logging?code=${encodeURIComponent(code)}`;
       } catch (err) {
         if (err instanceof AppError) return errorRedirect(err.key);
         throw err;
       }
     },
   };
+}
+
+/**
+ * POST /api/auth/oidc/exchange: the landing's code for a session token. Unknown, used or expired codes are all
+ * oidcFailed; the account is checked again, since a review may have changed it in between.
+ */
+export async function exchangeLandingCode(deps: Deps, code: string): Promise<string> {
+  const row = code ? await deps.tokens.findToken('oidc', sha256(code)) : undefined;
+  const now = deps.now();
+  if (!row || row.used_at !== null || row.expires_at <= now) throw new AppError('oidcFailed');
+  if (!(await deps.tokens.useToken(row.id, now))) throw new AppError('oidcFailed');
+  const user = await deps.users.findById(row.user_id);
+  if (!user) throw new AppError('oidcFailed');
+  assertCanSignIn(deps, user);
+  return startSession(deps, user);
 }
 
 async function findOrCreate(deps: Deps, claims: Claims, email: string, lang: Language): Promise<User> {
