@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { Limits, type LabelCreateBody, type LabelData, type LabelUpdateBody } from '@loupe/contracts';
+import { Limits, forbiddenNameChar, type LabelCreateBody, type LabelData, type LabelUpdateBody } from '@loupe/contracts';
 import { fail } from '../errors.js';
 import type { DB } from '../db/schema.js';
 import type { Model } from '../db/models.js';
 import type { Deps } from './deps.js';
 import { checkText } from './models.js';
+import { checkName } from './rules.js';
 
 /** Distinct colours handed out in turn to labels created without one. */
 const PALETTE = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', '#46f0f0', '#f032e6', '#bcf60c', '#fabebe', '#008080', '#9a6324'];
@@ -16,7 +17,7 @@ export async function listLabels(deps: Deps, model: Model): Promise<LabelData[]>
 }
 
 export async function createLabel(deps: Deps, model: Model, body: LabelCreateBody): Promise<LabelData> {
-  const name = checkText('name', body.name, Limits.labelNameMax, true);
+  const name = checkName('name', checkText('name', body.name, Limits.labelNameMax, true));
   const color = body.color?.toLowerCase();
   const id = await deps.db.transaction().execute(async (trx) => {
     const count = await deps.labels.count(model.id, trx);
@@ -32,7 +33,7 @@ export async function updateLabel(deps: Deps, model: Model, labelId: number, bod
   if (!label) fail('notFound');
   const patch: { name?: string; name_key?: string; color?: string } = {};
   if (body.name !== undefined) {
-    patch.name = checkText('name', body.name, Limits.labelNameMax, true);
+    patch.name = checkName('name', checkText('name', body.name, Limits.labelNameMax, true));
     patch.name_key = patch.name.toLowerCase();
     const other = await deps.labels.findByKey(model.id, patch.name_key);
     if (other && other.id !== labelId) fail('labelNameExists');
@@ -59,7 +60,7 @@ export async function deleteLabel(deps: Deps, model: Model, labelId: number): Pr
   });
 }
 
-export type LabelProblem = { name: string; key: 'labelCountExceeded' | 'fieldRequired' | 'fieldTooLong' };
+export type LabelProblem = { name: string; key: 'labelCountExceeded' | 'fieldRequired' | 'fieldTooLong' | 'nameCharacters'; vars?: { char: string } };
 
 /**
  * Label ids for names an import or folder upload uses, creating the missing ones inside the caller's
@@ -87,6 +88,11 @@ export async function ensureLabels(
     }
     if (name.length > Limits.labelNameMax) {
       problems.push({ name, key: 'fieldTooLong' });
+      continue;
+    }
+    const char = forbiddenNameChar(name);
+    if (char) {
+      problems.push({ name, key: 'nameCharacters', vars: { char } });
       continue;
     }
     if (count >= deps.config.gallery.labelMax) {

@@ -6,6 +6,7 @@ import type { User } from '../db/users.js';
 import type { Deps } from './deps.js';
 import { removeBlobsIfUnused } from './gallery/blob-cleanup.js';
 import { removeTrainingDir } from './training/workdir.js';
+import { checkName } from './rules.js';
 
 /** Trimmed, non-empty and within the length limit; the field key names it in the message. */
 export function checkText(field: string, value: string | undefined, max: number, needed: boolean): string {
@@ -61,7 +62,7 @@ function isUniqueViolation(e: unknown): boolean {
 }
 
 export async function createModel(deps: Deps, user: User, body: ModelCreateBody): Promise<ModelData> {
-  const name = checkText('name', body.name, Limits.modelNameMax, true);
+  const name = checkName('name', checkText('name', body.name, Limits.modelNameMax, true));
   const note = checkText('note', body.note, Limits.modelNoteMax, false);
   const key = name.toLowerCase();
   if (await deps.models.nameTaken(user.id, key)) fail('modelNameExists');
@@ -95,7 +96,7 @@ export async function updateModel(deps: Deps, user: User, modelId: number, body:
   await ownModel(deps, user, modelId);
   const patch: { name?: string; name_key?: string; note?: string; updated_at: number } = { updated_at: deps.now() };
   if (body.name !== undefined) {
-    patch.name = checkText('name', body.name, Limits.modelNameMax, true);
+    patch.name = checkName('name', checkText('name', body.name, Limits.modelNameMax, true));
     patch.name_key = patch.name.toLowerCase();
     if (await deps.models.nameTaken(user.id, patch.name_key, modelId)) fail('modelNameExists');
   }

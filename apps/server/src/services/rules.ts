@@ -1,4 +1,4 @@
-import { Limits } from '@loupe/contracts';
+import { Limits, forbiddenNameChar } from '@loupe/contracts';
 import { fail, required } from '../errors.js';
 
 /** The SPEC §5 field rules. Each failure throws its own catalogue error naming the field. */
@@ -9,19 +9,29 @@ const landlineRe = new RegExp(Limits.landlinePattern);
 const passwordRe = new RegExp(Limits.passwordPattern);
 const codeRe = new RegExp(Limits.verificationCodePattern);
 
-/** Trimmed value; missing or blank → fieldRequired. */
+/**
+ * A name someone gives (a person's, a company's, a model's, a label's): control, zero-width and
+ * bidirectional-override characters are refused (contracts' names.ts says which and why).
+ */
+export function checkName(field: string, value: string): string {
+  const char = forbiddenNameChar(value);
+  if (char) fail('nameCharacters', { field, char });
+  return value;
+}
+
+/** Trimmed name; missing or blank → fieldRequired. */
 export function requireText(field: string, value: string | undefined | null): string {
   const v = (value ?? '').trim();
   if (!v) required(field);
   if (v.length > Limits.textMax) fail('fieldTooLong', { field, max: Limits.textMax });
-  return v;
+  return checkName(field, v);
 }
 
-/** Trimmed value, may be blank; still bounded. */
+/** Trimmed name, may be blank; still bounded. */
 export function optionalText(field: string, value: string | undefined | null): string {
   const v = (value ?? '').trim();
   if (v.length > Limits.textMax) fail('fieldTooLong', { field, max: Limits.textMax });
-  return v;
+  return checkName(field, v);
 }
 
 export function normalizeEmail(value: string): string {

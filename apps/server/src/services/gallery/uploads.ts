@@ -102,7 +102,7 @@ async function store(
         const folder = folders.get(i)!;
         const problem = labels.problems.find((p) => p.name.trim().toLowerCase() === folder.trim().toLowerCase());
         if (problem) {
-          const reason = errorMessage(lang, problem.key, { field: 'name', max: problem.key === 'labelCountExceeded' ? deps.config.gallery.labelMax : Limits.labelNameMax });
+          const reason = errorMessage(lang, problem.key, { field: 'name', max: problem.key === 'labelCountExceeded' ? deps.config.gallery.labelMax : Limits.labelNameMax, ...problem.vars });
           results[i] = { name: names[i]!, status: 'refused', code: new AppError('labelCreateFailed').def.code, message: errorMessage(lang, 'labelCreateFailed', { label: folder, reason }) };
           continue;
         }
