@@ -57,7 +57,11 @@ describe('annotation ZIP import (SPEC §5 annotation ZIP)', () => {
     const r = await importZip(m, [{ path: 'annotations/instances.json', data: JSON.stringify(coco) }]);
     expect(r.code, r.message).toBe(0);
     expect(r.data).toMatchObject({ format: 'coco', imagesMatched: 2, annotations: 2, labelsCreated: ['scratch', 'dent'] });
-    expect(r.data.results.map((x) => x.code).sort((p, q) => p! - q!)).toEqual([Errors.annotationNoImage.code, Errors.annotationInvalid.code]);
+    expect(r.data.results.map((x) => x.code).sort((p, q) => p! - q!)).toEqual([Errors.annotationNoImage.code, Errors.annotationBadField.code]);
+    // The zero-width box is named by file and field.
+    expect(r.data.results.find((x) => x.code === Errors.annotationBadField.code)?.message).toBe(
+      'The annotation file "annotations/instances.json" cannot be read: "annotations[3].bbox" is missing, of the wrong type or not a usable number.',
+    );
     expect(await snapshot(m)).toEqual([
       ['a.jpg', 'scratch', { kind: 'box', x1: 10, y1: 20, x2: 40, y2: 60 }],
       ['b.png', 'dent', { kind: 'polygon', points: [[10, 10], [50, 10], [50, 60], [10, 60]] }],

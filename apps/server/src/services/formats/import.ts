@@ -1,18 +1,19 @@
 import fs from 'node:fs';
 import type { FastifyRequest } from 'fastify';
-import type { AnnotationImportData, ErrorName, Language, UploadResult } from '@loupe/contracts';
+import { LabelingLimits, Limits, type AnnotationImportData, type ErrorName, type Language, type UploadResult } from '@loupe/contracts';
 import { AppError, fail, type ErrorVars } from '../../errors.js';
 import { errorMessage } from '../../i18n.js';
 import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 import { ensureLabels } from '../labels.js';
 import { receiveFiles } from '../gallery/receive.js';
+import { parseXml } from '../gallery/workers.js';
 import { readZip } from './zip-read.js';
 import { isCoco, parseCoco } from './coco.js';
 import { isLabelMe, parseLabelMe } from './labelme.js';
 import { hasDoctype, isVoc, parseVoc } from './voc.js';
 import { parseClassNames, parseYolo } from './yolo.js';
-import { baseName, stemOf, type KnownImage, type Parsed } from './types.js';
+import { baseName, breathe, stemOf, type KnownImage, type Parsed } from './types.js';
 
 type Format = AnnotationImportData['format'];
 const ANNOTATION_FILE = /\.(json|xml|txt|ya?ml)$/i;
@@ -57,36 +58,67 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
   const classFile = entries.find((e) => /(^|\/)classes\.txt$/i.test(e.path)) ?? entries.find((e) => /(^|\/)data\.ya?ml$/i.test(e.path));
   const classNames = classFile ? parseClassNames(classFile.path, classFile.data.toString('utf8')) : null;
   for (const e of entries) {
+    await breathe();
     if (e === classFile || /(^|\/)(classes\.txt|data\.ya?ml)$/i.test(e.path) || /\.ya?ml$/i.test(e.path)) continue;
-    const text = e.data.toString('utf8');
     if (/\.xml$/i.test(e.path)) {
+      const text = e.data.toString('utf8');
       if (hasDoctype(text)) throw new AppError('xmlDoctype', { entry: e.path });
       if (!isVoc(text)) continue;
       counts.voc += 1;
-      parseVoc(e.path, text, parsed);
+      // fast-xml-parser reads a few MB/s: on the event loop one file could hold every other request.
+      const xml = await parseXml(e.data, Limits.annotationMaxDepth).catch(() => ({ error: 'invalid' as const }));
+      if ('error' in xml) {
+        if (xml.error === 'deep') parsed.problems.push({ entry: e.path, key: 'annotationTooDeep', vars: { entry: e.path, max: Limits.annotationMaxDepth } });
+        else parsed.problems.push({ entry: e.path, key: 'annotationInvalid', vars: { entry: e.path } });
+        continue;
+      }
+      await parseVoc(e.path, xml.doc, parsed);
     } else if (/\.json$/i.test(e.path)) {
+      // Bounded (Limits.annotationFileMaxBytes) so that this parse stays well under 200 ms.
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        json = JSON.parse(e.data.toString('utf8'));
       } catch {
         parsed.problems.push({ entry: e.path, key: 'annotationInvalid', vars: { entry: e.path } });
         continue;
       }
       if (isCoco(json)) {
         counts.coco += 1;
-        parseCoco(e.path, json, parsed);
+        await parseCoco(e.path, json, parsed);
       } else if (isLabelMe(json)) {
         counts.labelme += 1;
-        parseLabelMe(e.path, json, parsed);
+        await parseLabelMe(e.path, json, parsed);
       }
     } else if (/\.txt$/i.test(e.path) && classNames) {
       counts.yolo += 1;
-      parseYolo(e.path, text, classNames, { byStem: (s) => byStem.get(s.toLowerCase()) }, parsed);
+      await parseYolo(e.path, e.data.toString('utf8'), classNames, { byStem: (s) => byStem.get(s.toLowerCase()) }, parsed);
     }
   }
+  limitShapes(parsed);
   const format = (Object.keys(counts) as Format[]).reduce((a, b) => (counts[b] > counts[a] ? b : a), 'coco');
   return store(deps, model, parsed, byName, format, lang);
 }
+
+/**
+ * More shapes on one image than the labeling studio allows would be refused there; refuse them here too,
+ * leaving that image's annotations as they were (it is dropped from the import, not emptied).
+ */
+function limitShapes(parsed: Parsed): void {
+  const max = LabelingLimits.shapesPerImageMax;
+  const perImage = new Map<string, number>();
+  for (const a of parsed.annotations) perImage.set(a.image.toLowerCase(), (perImage.get(a.image.toLowerCase()) ?? 0) + 1);
+  const over = new Set([...perImage].filter(([, n]) => n > max).map(([k]) => k));
+  if (over.size === 0) return;
+  parsed.annotations = parsed.annotations.filter((a) => !over.has(a.image.toLowerCase()));
+  for (const image of [...parsed.images]) {
+    if (!over.has(image.toLowerCase())) continue;
+    parsed.images.delete(image);
+    parsed.problems.push({ entry: image, key: 'annotationTooManyShapes', vars: { image, max } });
+  }
+}
+
+/** Problems listed in one answer; a file with a million bad shapes would otherwise make a million-line reply. */
+const PROBLEMS_SHOWN = 1000;
 
 async function store(
   deps: Deps,
@@ -102,7 +134,7 @@ async function store(
     code: new AppError(key).def.code,
     message: errorMessage(lang, key, vars),
   });
-  const results: UploadResult[] = parsed.problems.map((p) => refused(p.entry, p.key, p.vars));
+  const results: UploadResult[] = parsed.problems.slice(0, PROBLEMS_SHOWN).map((p) => refused(p.entry, p.key, p.vars));
   const matched = [...parsed.images].filter((n) => byName.has(n.toLowerCase()));
   for (const n of parsed.images) if (!byName.has(n.toLowerCase())) results.push(refused(n, 'annotationNoImage', { name: n }));
   const usable = parsed.annotations.filter((a) => byName.has(baseName(a.image).toLowerCase()));

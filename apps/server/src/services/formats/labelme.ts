@@ -1,36 +1,65 @@
-import type { Geometry } from '@loupe/contracts';
-import { baseName, round, toExportable, validGeometry, type Parsed, type Writer, stemOf } from './types.js';
+import { LabelingLimits, type Geometry } from '@loupe/contracts';
+import { badField, baseName, breathe, isCoord, isObject, round, stemOf, toExportable, tooManyPoints, validGeometry, type Parsed, type Writer } from './types.js';
 
 interface LabelMeFile {
-  shapes?: { label?: string; points?: number[][]; shape_type?: string; description?: string }[];
-  imagePath?: string;
-  imageWidth?: number;
-  imageHeight?: number;
+  shapes: unknown[];
+  imagePath?: unknown;
+  imageWidth?: unknown;
 }
 
 export function isLabelMe(json: unknown): json is LabelMeFile {
-  const j = json as LabelMeFile;
-  return !!j && Array.isArray(j.shapes) && (typeof j.imagePath === 'string' || typeof j.imageWidth === 'number');
+  return isObject(json) && 'shapes' in json && (typeof json.imagePath === 'string' || typeof json.imageWidth === 'number');
 }
 
-/** LabelMe JSON: rectangle shapes become boxes, polygon shapes polygons (segmentation). */
-export function parseLabelMe(entry: string, file: LabelMeFile, out: Parsed): void {
-  const image = file.imagePath ? baseName(file.imagePath) : `${stemOf(entry)}`;
+/**
+ * LabelMe JSON: rectangle shapes become boxes, polygon shapes polygons (segmentation). `shapes` that is not a
+ * list, a shape that is not an object, `points` that is not a list of [x, y] numbers or has more than the
+ * vertex limit, and a non-text label are each reported with the file and the field.
+ */
+export async function parseLabelMe(entry: string, file: LabelMeFile, out: Parsed): Promise<void> {
+  if (!Array.isArray(file.shapes)) return badField(out, entry, 'shapes');
+  if (file.imagePath !== undefined && file.imagePath !== null && typeof file.imagePath !== 'string') return badField(out, entry, 'imagePath');
+  const image = typeof file.imagePath === 'string' && file.imagePath.trim() ? baseName(file.imagePath) : stemOf(entry);
   out.images.add(image);
-  for (const s of file.shapes ?? []) {
-    const pts = (s.points ?? []).filter((p) => Array.isArray(p) && p.length >= 2).map((p) => [Number(p[0]), Number(p[1])] as [number, number]);
-    let geometry: Geometry | null = null;
-    if (s.shape_type === 'rectangle' && pts.length === 2) {
-      const [a, b] = pts as [[number, number], [number, number]];
-      geometry = { kind: 'box', x1: Math.min(a[0], b[0]), y1: Math.min(a[1], b[1]), x2: Math.max(a[0], b[0]), y2: Math.max(a[1], b[1]) };
-    } else if ((s.shape_type ?? 'polygon') === 'polygon') {
-      geometry = { kind: 'polygon', points: pts };
-    }
-    if (geometry && s.description) geometry.text = s.description;
-    if (!geometry || typeof s.label !== 'string' || !validGeometry(geometry)) {
-      out.problems.push({ entry, key: 'annotationInvalid', vars: { entry } });
+  const maxPoints = LabelingLimits.polygonPointsMax;
+  for (const [i, s] of file.shapes.entries()) {
+    if (i % 1000 === 0) await breathe();
+    const at = `shapes[${i}]`;
+    if (!isObject(s)) {
+      badField(out, entry, at);
       continue;
     }
+    if (!Array.isArray(s.points)) {
+      badField(out, entry, `${at}.points`);
+      continue;
+    }
+    if (s.points.length > maxPoints) {
+      tooManyPoints(out, entry, maxPoints);
+      continue;
+    }
+    const bad = s.points.findIndex((p) => !Array.isArray(p) || p.length < 2 || !isCoord(p[0]) || !isCoord(p[1]));
+    if (bad >= 0) {
+      badField(out, entry, `${at}.points[${bad}]`);
+      continue;
+    }
+    if (typeof s.label !== 'string') {
+      badField(out, entry, `${at}.label`);
+      continue;
+    }
+    const pts = (s.points as number[][]).map((p) => [p[0], p[1]] as [number, number]);
+    const type = s.shape_type ?? 'polygon';
+    let geometry: Geometry | null = null;
+    if (type === 'rectangle' && pts.length === 2) {
+      const [a, b] = pts as [[number, number], [number, number]];
+      geometry = { kind: 'box', x1: Math.min(a[0], b[0]), y1: Math.min(a[1], b[1]), x2: Math.max(a[0], b[0]), y2: Math.max(a[1], b[1]) };
+    } else if (type === 'polygon') {
+      geometry = { kind: 'polygon', points: pts };
+    }
+    if (!geometry || !validGeometry(geometry)) {
+      badField(out, entry, geometry ? `${at}.points` : `${at}.shape_type`);
+      continue;
+    }
+    if (typeof s.description === 'string' && s.description) geometry.text = s.description;
     out.annotations.push({ image, label: s.label, geometry });
   }
 }

@@ -81,7 +81,7 @@ export function boundsOf(g: Exclude<Geometry, { kind: 'rbox' }>): { x1: number; 
   return { x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys) };
 }
 
-const finite = (...n: unknown[]) => n.every((v) => typeof v === 'number' && Number.isFinite(v));
+const finite = (...n: unknown[]) => n.every((v) => isCoord(v));
 
 /** A box with content or a polygon of three or more points; anything else is not an annotation. */
 export function validGeometry(g: Geometry): boolean {
@@ -91,3 +91,32 @@ export function validGeometry(g: Geometry): boolean {
 }
 
 export const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A coordinate an annotation may hold: a finite number no bigger than any image Loupe accepts could need.
+ * Strings, NaN, Infinity, null and 1e300 are refused here rather than coerced or stored.
+ */
+export const COORD_MAX = 1_000_000;
+export const isCoord = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= COORD_MAX;
+
+/** The file and the field that is wrong, in the user's language (annotationBadField). */
+export function badField(out: Parsed, entry: string, field: string): void {
+  out.problems.push({ entry, key: 'annotationBadField', vars: { entry, field } });
+}
+
+export function tooManyPoints(out: Parsed, entry: string, max: number): void {
+  out.problems.push({ entry, key: 'annotationTooManyPoints', vars: { entry, max } });
+}
+
+let lastBreath = performance.now();
+/**
+ * Lets other requests run when this one has held the event loop for more than a few ms: the parsers call it
+ * in their loops, so no file of any size blocks the server for long (issue 30, item 4).
+ */
+export async function breathe(): Promise<void> {
+  if (performance.now() - lastBreath < 10) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  lastBreath = performance.now();
+}

@@ -1,46 +1,60 @@
-import { XMLParser, XMLBuilder } from 'fast-xml-parser';
-import type { Geometry } from '@loupe/contracts';
-import { baseName, boundsOf, round, stemOf, toExportable, validGeometry, type Parsed, type Writer } from './types.js';
+import { XMLBuilder } from 'fast-xml-parser';
+import { LabelingLimits, type Geometry } from '@loupe/contracts';
+import { badField, baseName, boundsOf, breathe, isCoord, isObject, round, stemOf, toExportable, tooManyPoints, validGeometry, type Parsed, type Writer } from './types.js';
 
 /** External entities and entity expansion are never wanted in annotation files: refuse before parsing. */
 export const hasDoctype = (xml: string) => /<!\s*(DOCTYPE|ENTITY)/i.test(xml);
-
-const parser = new XMLParser({ ignoreAttributes: true, processEntities: false, parseTagValue: true, isArray: (name) => ['object', 'pt'].includes(name) });
-
-interface VocObject {
-  name?: unknown;
-  bndbox?: { xmin?: unknown; ymin?: unknown; xmax?: unknown; ymax?: unknown };
-  polygon?: { pt?: { x?: unknown; y?: unknown }[] };
-  text?: unknown;
-}
 
 export function isVoc(xml: string): boolean {
   return /<annotation[\s>]/.test(xml);
 }
 
-/** Pascal VOC XML: each object's bndbox is a box; Loupe's own exports add a <polygon> of <pt> points. */
-export function parseVoc(entry: string, xml: string, out: Parsed): void {
-  const doc = parser.parse(xml) as { annotation?: { filename?: unknown; object?: VocObject[] } };
-  const ann = doc.annotation;
-  if (!ann) {
-    out.problems.push({ entry, key: 'annotationInvalid', vars: { entry } });
-    return;
-  }
-  const image = ann.filename !== undefined && String(ann.filename).trim() ? baseName(String(ann.filename).trim()) : `${stemOf(entry)}`;
+const num = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
+
+/**
+ * Pascal VOC XML, as parsed on a worker thread (workers.ts: fast-xml-parser with entities off, `object` and
+ * `pt` always lists): each object's bndbox is a box; Loupe's own exports add a <polygon> of <pt> points.
+ * An object without a name, a coordinate that is missing, not a number or out of range, and a polygon over the
+ * vertex limit are each reported with the file and the field.
+ */
+export async function parseVoc(entry: string, doc: unknown, out: Parsed): Promise<void> {
+  const ann = isObject(doc) ? doc.annotation : undefined;
+  if (!isObject(ann)) return badField(out, entry, 'annotation');
+  const filename = typeof ann.filename === 'string' || typeof ann.filename === 'number' ? String(ann.filename).trim() : '';
+  if (ann.filename !== undefined && !filename) return badField(out, entry, 'annotation.filename');
+  const image = filename ? baseName(filename) : stemOf(entry);
   out.images.add(image);
-  for (const o of ann.object ?? []) {
-    let geometry: Geometry | null = null;
-    const pts = o.polygon?.pt ?? [];
-    if (pts.length >= 3) geometry = { kind: 'polygon', points: pts.map((p) => [Number(p.x), Number(p.y)] as [number, number]) };
-    else if (o.bndbox) {
-      const b = o.bndbox;
-      geometry = { kind: 'box', x1: Number(b.xmin), y1: Number(b.ymin), x2: Number(b.xmax), y2: Number(b.ymax) };
-    }
-    if (geometry && o.text !== undefined && String(o.text) !== '') geometry.text = String(o.text);
-    if (!geometry || o.name === undefined || !validGeometry(geometry)) {
-      out.problems.push({ entry, key: 'annotationInvalid', vars: { entry } });
+  const objects = Array.isArray(ann.object) ? (ann.object as unknown[]) : [];
+  const maxPoints = LabelingLimits.polygonPointsMax;
+  for (const [i, o] of objects.entries()) {
+    if (i % 1000 === 0) await breathe();
+    const at = `object[${i}]`;
+    if (!isObject(o) || (typeof o.name !== 'string' && typeof o.name !== 'number') || String(o.name).trim() === '') {
+      badField(out, entry, `${at}.name`);
       continue;
     }
+    let geometry: Geometry | null = null;
+    const pts = isObject(o.polygon) && Array.isArray(o.polygon.pt) ? (o.polygon.pt as unknown[]) : [];
+    if (pts.length > maxPoints) {
+      tooManyPoints(out, entry, maxPoints);
+      continue;
+    }
+    if (pts.length >= 3) {
+      const points = pts.map((p) => (isObject(p) ? ([num(p.x), num(p.y)] as [number, number]) : ([NaN, NaN] as [number, number])));
+      if (!points.every((p) => isCoord(p[0]) && isCoord(p[1]))) {
+        badField(out, entry, `${at}.polygon`);
+        continue;
+      }
+      geometry = { kind: 'polygon', points };
+    } else if (isObject(o.bndbox)) {
+      const b = o.bndbox;
+      geometry = { kind: 'box', x1: num(b.xmin) as number, y1: num(b.ymin) as number, x2: num(b.xmax) as number, y2: num(b.ymax) as number };
+    }
+    if (!geometry || !validGeometry(geometry)) {
+      badField(out, entry, `${at}.${geometry?.kind === 'polygon' ? 'polygon' : 'bndbox'}`);
+      continue;
+    }
+    if (o.text !== undefined && o.text !== null && String(o.text) !== '') geometry.text = String(o.text);
     out.annotations.push({ image, label: String(o.name), geometry });
   }
 }

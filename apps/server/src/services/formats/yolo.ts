@@ -1,5 +1,5 @@
-import type { Geometry } from '@loupe/contracts';
-import { boundsOf, stemOf, toExportable, validGeometry, type Gallery, type Parsed, type Writer } from './types.js';
+import { LabelingLimits, type Geometry } from '@loupe/contracts';
+import { badField, boundsOf, breathe, stemOf, toExportable, tooManyPoints, validGeometry, type Gallery, type Parsed, type Writer } from './types.js';
 
 /** classes.txt: one name a line. data.yaml: `names: [a, b]`, a `names:` list, or a `names:` index map. */
 export function parseClassNames(path: string, text: string): string[] | null {
@@ -18,8 +18,12 @@ export function parseClassNames(path: string, text: string): string[] | null {
   return names;
 }
 
-/** YOLO txt: `class cx cy w h` (box) or `class x1 y1 x2 y2 …` (segment), normalised 0–1; one file per image. */
-export function parseYolo(entry: string, text: string, names: string[], gallery: Gallery, out: Parsed): void {
+/**
+ * YOLO txt: `class cx cy w h` (box) or `class x1 y1 x2 y2 …` (segment), normalised 0–1; one file per image.
+ * A line with an unknown class, a value that is not a number, a negative size or too many vertices is
+ * reported with the file and the line.
+ */
+export async function parseYolo(entry: string, text: string, names: string[], gallery: Gallery, out: Parsed): Promise<void> {
   const image = gallery.byStem(stemOf(entry));
   if (!image) {
     out.problems.push({ entry, key: 'annotationNoImage', vars: { name: entry } });
@@ -27,21 +31,30 @@ export function parseYolo(entry: string, text: string, names: string[], gallery:
   }
   out.images.add(image.name);
   const { width: W, height: H } = image;
-  for (const line of text.split(/\r?\n/)) {
+  const maxPoints = LabelingLimits.polygonPointsMax;
+  const lines = text.split(/\r?\n/);
+  for (const [i, line] of lines.entries()) {
+    if (i % 1000 === 0) await breathe();
     if (!line.trim()) continue;
-    const nums = line.trim().split(/\s+/).map(Number);
-    const label = names[nums[0]!];
+    const fields = line.trim().split(/\s+/);
+    if (fields.length > 2 * maxPoints + 1) {
+      tooManyPoints(out, entry, maxPoints);
+      continue;
+    }
+    const nums = fields.map(Number);
+    const cls = nums[0]!;
+    const label = Number.isInteger(cls) && cls >= 0 ? names[cls] : undefined;
     let geometry: Geometry | null = null;
     if (nums.length === 5) {
       const [, cx, cy, w, h] = nums as [number, number, number, number, number];
       geometry = { kind: 'box', x1: (cx - w / 2) * W, y1: (cy - h / 2) * H, x2: (cx + w / 2) * W, y2: (cy + h / 2) * H };
     } else if (nums.length >= 7 && nums.length % 2 === 1) {
       const points: [number, number][] = [];
-      for (let i = 1; i + 1 < nums.length; i += 2) points.push([nums[i]! * W, nums[i + 1]! * H]);
+      for (let k = 1; k + 1 < nums.length; k += 2) points.push([nums[k]! * W, nums[k + 1]! * H]);
       geometry = { kind: 'polygon', points };
     }
     if (!geometry || label === undefined || !validGeometry(geometry)) {
-      out.problems.push({ entry, key: 'annotationInvalid', vars: { entry } });
+      badField(out, entry, `line ${i + 1}`);
       continue;
     }
     out.annotations.push({ image: image.name, label, geometry });

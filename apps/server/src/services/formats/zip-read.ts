@@ -1,4 +1,5 @@
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { Limits } from '@loupe/contracts';
 import { AppError, fail } from '../../errors.js';
 
 export interface ZipLimits {
@@ -43,8 +44,11 @@ const open = (file: string) =>
 
 /**
  * Reads the entries `wanted` picks out of a ZIP on disk, refusing unsafe names, links and archives that
- * unpack bigger than the limits: declared sizes are checked first, and bytes are counted again while
- * inflating, because the declared sizes are whatever the archive's author wrote.
+ * unpack bigger than the limits: the entry count (from the central directory, before any entry is read) and
+ * declared sizes are checked first, and bytes are counted again while inflating, because the declared sizes
+ * are whatever the archive's author wrote. A wanted entry (an annotation file, held in memory and parsed)
+ * may inflate to at most Limits.annotationFileMaxBytes, all of them together to annotationFilesMaxBytes:
+ * an inflating stream is stopped at the first chunk past either, so a ZIP bomb costs a few MB, not GBs.
  */
 export async function readZip(file: string, limits: ZipLimits, wanted: (path: string) => boolean): Promise<ZipText[]> {
   let zip: ZipFile;
@@ -56,20 +60,21 @@ export async function readZip(file: string, limits: ZipLimits, wanted: (path: st
   const out: ZipText[] = [];
   let declared = 0;
   let inflated = 0;
-  let entries = 0;
+  const fileMax = Limits.annotationFileMaxBytes;
+  const tooBig = (entry: string) => new AppError('annotationFileTooLarge', { entry, max: Math.round(fileMax / 2 ** 20) });
   try {
+    if (zip.entryCount > limits.maxEntries) fail('zipTooManyEntries', { max: limits.maxEntries });
     await new Promise<void>((resolve, reject) => {
       zip.on('error', reject);
       zip.on('end', resolve);
       zip.on('entry', (entry: Entry) => {
-        entries += 1;
-        if (entries > limits.maxEntries) return reject(new AppError('zipTooLarge'));
         if (unsafeEntry(entry)) return reject(new AppError('zipUnsafeEntry', { entry: entry.fileName }));
         if (entry.fileName.endsWith('/')) return zip.readEntry();
         declared += entry.uncompressedSize;
         if (entry.uncompressedSize > limits.maxEntry || declared > limits.maxUncompressed) return reject(new AppError('zipTooLarge'));
         const path = entry.fileName.replace(/\\/g, '/');
         if (!wanted(path)) return zip.readEntry();
+        if (entry.uncompressedSize > fileMax) return reject(tooBig(path));
         zip.openReadStream(entry, (err, stream) => {
           if (err) return reject(err);
           const chunks: Buffer[] = [];
@@ -77,9 +82,11 @@ export async function readZip(file: string, limits: ZipLimits, wanted: (path: st
           stream.on('data', (chunk: Buffer) => {
             size += chunk.length;
             inflated += chunk.length;
-            if (size > limits.maxEntry || inflated > limits.maxUncompressed) {
+            const problem =
+              size > fileMax ? tooBig(path) : size > limits.maxEntry || inflated > Math.min(limits.maxUncompressed, Limits.annotationFilesMaxBytes) ? new AppError('zipTooLarge') : null;
+            if (problem) {
               stream.destroy();
-              return reject(new AppError('zipTooLarge'));
+              return reject(problem);
             }
             chunks.push(chunk);
           });
