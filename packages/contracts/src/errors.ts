@@ -148,6 +148,9 @@ export const Errors = {
   exportInProgress: def(40011, 409, 'exportInProgress'),
   classesTooFew: def(40012, 409, 'classesTooFew', 'toMark'),
   ttaNotForTask: def(40013, 400, 'ttaNotForTask'),
+  // Pretrained weights (issue 30 item 1): `pretrained` names one of the caller's own succeeded versions.
+  pretrainedNotFound: def(40030, 404, 'pretrainedNotFound'),
+  pretrainedNoWeights: def(40031, 409, 'pretrainedNoWeights'),
   // Fair use of the job slots (issue 30 item 5)
   tooManyJobs: def(40050, 429, 'tooManyJobs'),
   ceilingCores: def(40051, 400, 'ceilingCores'),

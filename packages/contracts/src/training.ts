@@ -20,6 +20,8 @@ export const TrainingPaths = {
    * ends after the terminal `state`.
    */
   events: '/api/models/:modelId/trainings/:trainingId/events',
+  /** GET → PretrainedListData: the caller's own versions that can start a training (`pretrained`), newest first. */
+  pretrained: '/api/trainings/pretrained',
 } as const;
 
 /** Statuses in which a training holds its model (project status 'training'). */
@@ -64,7 +66,7 @@ export interface ParamDef {
   min?: number;
   max?: number;
   choices?: readonly string[];
-  rule?: 'multipleOf32' | 'multipleOf32or0' | 'trainingHours' | 'batchSize';
+  rule?: 'multipleOf32' | 'multipleOf32or0' | 'trainingHours' | 'batchSize' | 'trainingId';
 }
 
 const int = (group: ParamGroup, d: number, min: number, max: number, rule?: ParamDef['rule']): ParamDef => ({ group, type: 'int', default: d, min, max, ...(rule ? { rule } : {}) });
@@ -83,7 +85,12 @@ export const TrainingParams = {
   time: num('basic', 0, 0, 72, 'trainingHours'),
   patience: int('basic', 50, 0, 10000),
   agent_early_stop: bool('basic', false),
-  pretrained: { group: 'basic', type: 'str', default: '' },
+  /**
+   * The weights to start from: '' (from scratch) or the id of one of the user's own succeeded trainings, as
+   * decimal digits (PretrainedChoice.trainingId). The server resolves it to that training's best.pt and writes a
+   * path of its own into the engine's job spec; no text the user types is ever a path.
+   */
+  pretrained: { group: 'basic', type: 'str', default: '', rule: 'trainingId' },
   freeze: int('basic', 0, 0, 10),
   dropout: num('basic', 0, 0, 1),
   seed: int('basic', 0, 0, 2 ** 31 - 1),
@@ -140,7 +147,7 @@ export type TrainingParamValues = Partial<Record<TrainingParamKey, number | bool
 /** A parameter problem: `reason` is a validation reason key (locales/<lang>/validation.json). */
 export interface ParamProblem {
   field: string;
-  reason: 'unknown' | 'type' | 'range' | 'enum' | 'multipleOf32' | 'multipleOf32or0' | 'trainingHours' | 'batchSize';
+  reason: 'unknown' | 'type' | 'range' | 'enum' | 'multipleOf32' | 'multipleOf32or0' | 'trainingHours' | 'batchSize' | 'trainingId';
 }
 
 /** Checks parameters by the engine's rules, one problem per bad key, so the form and the server agree. */
@@ -160,9 +167,13 @@ export function checkTrainingParams(params: Record<string, unknown>): ParamProbl
     else if (def.choices && !def.choices.includes(value as string)) problems.push({ field, reason: 'enum' });
     else if (isNum && ((def.min !== undefined && value < def.min) || (def.max !== undefined && value > def.max))) problems.push({ field, reason: 'range' });
     else if (def.rule && isNum && ruleBroken(def.rule, value)) problems.push({ field, reason: def.rule });
+    else if (def.rule === 'trainingId' && value !== '' && !TRAINING_ID.test(value as string)) problems.push({ field, reason: def.rule });
   }
   return problems;
 }
+
+/** A training id as `pretrained` holds it: decimal digits, no sign, no leading zero, at most 15 digits. */
+const TRAINING_ID = /^[1-9][0-9]{0,14}$/;
 
 function ruleBroken(rule: NonNullable<ParamDef['rule']>, v: number): boolean {
   if (rule === 'multipleOf32') return v % 32 !== 0;
@@ -188,6 +199,21 @@ export const TrainingStartBody = Type.Object({
   rotated: Type.Optional(Type.Boolean()),
 });
 export type TrainingStartBody = Static<typeof TrainingStartBody>;
+
+/** One version `pretrained` may name: a succeeded training of one of the caller's models, with its weights. */
+export const PretrainedChoice = Type.Object({
+  /** The value `pretrained` takes, as a string of digits. */
+  trainingId: Type.Integer(),
+  modelId: Type.Integer(),
+  modelName: Type.String(),
+  /** 'v3' */
+  version: Type.String(),
+  task: Type.String(),
+  endedAt: Type.Union([Type.String(), Type.Null()]),
+});
+export type PretrainedChoice = Static<typeof PretrainedChoice>;
+export const PretrainedListData = Type.Object({ items: Type.Array(PretrainedChoice) });
+export type PretrainedListData = Static<typeof PretrainedListData>;
 
 const NullNum = Type.Union([Type.Number(), Type.Null()]);
 const NullStr = Type.Union([Type.String(), Type.Null()]);

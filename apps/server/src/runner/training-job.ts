@@ -3,6 +3,8 @@ import path from 'node:path';
 import { failure, type TrainingPhase } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
+import { AppError } from '../errors.js';
+import { engineParams } from '../services/training/pretrained.js';
 import { failTraining } from '../services/training/resume.js';
 import { setTrainingStatus } from '../services/training/state.js';
 import { removeTrainingDir, trainingDir } from '../services/training/workdir.js';
@@ -55,7 +57,16 @@ export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Pro
     // Symlinks: blobs are immutable, so the engine reads the stored bytes without a copy.
     await fs.promises.symlink(blob, path.join(imagesDir, img.file_name));
   }
-  const spec = { task: training.task, data: 'dataset.json', images: 'images', out: 'run', params: JSON.parse(training.parameters) as Record<string, unknown> };
+  // `pretrained` is stored as a training id; the engine gets the path of the server's own copy of its weights.
+  let params: Record<string, unknown>;
+  try {
+    params = await engineParams(deps, job.owner_id, JSON.parse(training.parameters) as Record<string, unknown>, workDir, resume);
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    const why = e.key === 'pretrainedNotFound' ? 'is no longer one of your trained versions' : 'has no trained weights any more';
+    return failTraining(deps, trainingId, failure('pretrained_missing', `the version to start from ${why}`), { resumable: false });
+  }
+  const spec = { task: training.task, data: 'dataset.json', images: 'images', out: 'run', params };
   await fs.promises.writeFile(path.join(workDir, 'job.json'), JSON.stringify(spec, null, 1));
   if (ctx.cancelled()) {
     await removeTrainingDir(deps, trainingId);

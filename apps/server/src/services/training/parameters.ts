@@ -3,6 +3,7 @@ import { AppError, fail } from '../../errors.js';
 import { errorMessage, fieldName, reasonText } from '../../i18n.js';
 import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
+import { resolvePretrained } from './pretrained.js';
 
 type Params = Record<string, unknown>;
 
@@ -34,6 +35,8 @@ export function getSavedParams(model: Model): SavedParamsData {
 /** Saves exactly the given keys (checked like a training start); a training started without params uses them. */
 export async function saveParams(deps: Deps, model: Model, body: SaveParamsBody, lang: Language): Promise<SavedParamsData> {
   assertTrainingParams(body.params, lang);
+  // A saved `pretrained` must name one of the owner's versions with weights now; a start checks it again.
+  await resolvePretrained(deps, model.owner_id, body.params.pretrained);
   const patch = { parameters: JSON.stringify(body.params), parameters_updated_at: deps.now() };
   try {
     await deps.models.update(model.owner_id, model.id, patch);

@@ -6,6 +6,7 @@ import type { TrainingRow } from '../../db/trainings.js';
 import type { User } from '../../db/users.js';
 import type { Deps } from '../deps.js';
 import { assertTrainingParams, savedParams } from './parameters.js';
+import { resolvePretrained } from './pretrained.js';
 import { freezeDataset } from './snapshot.js';
 import { setTrainingStatus } from './state.js';
 
@@ -69,6 +70,8 @@ export async function startTraining(deps: Deps, user: User, model: Model, body: 
   // No params in the body: the ones saved at /parameter (checked again, the rules may have changed since).
   const params = body.params ?? savedParams(model);
   assertTrainingParams(params, lang);
+  // `pretrained` names one of the caller's own versions with weights; the job copies them (pretrained.ts).
+  await resolvePretrained(deps, user.id, params.pretrained);
   if (await deps.trainings.active(model.id)) fail('ongoingTraining');
   if (await deps.testRuns.active(model.id)) fail('ongoingTesting');
   const frozen = await freezeDataset(deps, model);
