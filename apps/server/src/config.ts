@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Limits } from '@loupe/contracts';
@@ -61,6 +62,21 @@ export interface Config {
   lockout: LockoutConfig;
   /** Orphan blob and temp file sweep (issue 30 item 8). */
   maintenance: MaintenanceConfig;
+  /** Per-account limits on the job slots (issue 30 item 5). */
+  fairUse: FairUseConfig;
+}
+
+export interface FairUseConfig {
+  /** Jobs (queued + running, every kind) one account may have at once (JOB_MAX_PER_ACCOUNT). */
+  jobsPerAccount: number;
+  /** Wall-clock seconds a training may run, by plan: training priority 0 = standard, above 0 = priority (TRAINING_MAX_HOURS, TRAINING_MAX_HOURS_PRIORITY). */
+  trainingMaxS: { standard: number; priority: number };
+  /** Seconds a golden-sample measurement may run (GOLDEN_TIMEOUT_S). */
+  goldenTimeoutS: number;
+  /** The host the engine trains on: parameter ceilings follow it (TRAINING_DEVICE cpu|cuda, TRAINING_MAX_IMGSZ_CPU, TRAINING_MAX_EPOCHS). */
+  hardware: { cores: number; memoryBytes: number; gpu: boolean };
+  maxImgszCpu: number;
+  maxEpochs: number;
 }
 
 /** Per-account sign-in lockout (services/lockout.ts): free failures, then a doubling lock up to a cap. */
@@ -194,6 +210,9 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const trainingDevice = str('TRAINING_DEVICE')?.toLowerCase() ?? 'cpu';
+  if (trainingDevice !== 'cpu' && trainingDevice !== 'cuda') problems.push(`TRAINING_DEVICE must be "cpu" or "cuda", got "${trainingDevice}"`);
+
   const config: Config = {
     port,
     host,
@@ -242,6 +261,17 @@ export function loadConfig(env: Env = process.env): Config {
     maintenance: {
       sweepIntervalS: int('SWEEP_INTERVAL_S', 3600, 0, 7 * 86_400),
       graceS: int('ORPHAN_GRACE_S', 3600, 60, 7 * 86_400),
+    },
+    fairUse: {
+      jobsPerAccount: int('JOB_MAX_PER_ACCOUNT', Limits.jobsPerAccount, 1, 1000),
+      trainingMaxS: {
+        standard: int('TRAINING_MAX_HOURS', Limits.trainingHoursStandard, 1, 72) * 3600,
+        priority: int('TRAINING_MAX_HOURS_PRIORITY', Limits.trainingHoursPriority, 1, 72) * 3600,
+      },
+      goldenTimeoutS: int('GOLDEN_TIMEOUT_S', Limits.goldenTimeoutS, 10, 86_400),
+      hardware: { cores: os.availableParallelism(), memoryBytes: os.totalmem(), gpu: trainingDevice === 'cuda' },
+      maxImgszCpu: int('TRAINING_MAX_IMGSZ_CPU', Limits.trainingImgszCpu, 32, 4096),
+      maxEpochs: int('TRAINING_MAX_EPOCHS', Limits.trainingEpochsMax, 1, 10_000),
     },
   };
   if (config.gallery.minSidePx > config.gallery.maxSidePx) {

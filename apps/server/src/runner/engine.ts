@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { failure, splitFailure } from '@loupe/contracts';
 
 /** One line of the engine contract (ARCHITECTURE.md, engine/README.md). */
 export type EngineEvent =
@@ -14,15 +15,38 @@ export interface EngineRun {
   child: ChildProcess;
   /** Exit code (130 = cancelled by SIGTERM, 2 = a problem the user can fix), or null when killed by a signal. */
   exited: Promise<number | null>;
-  /** The last lines of stderr, for the failure reason when the engine dies without an error event. */
+  /** The last meaningful line of stderr (a traceback's exception line), paths removed: what a user may read. */
   tail(): string;
+  /** The last lines of stderr as written (tracebacks, paths): for the server log only. */
+  stderr(): string;
+}
+
+const TRACEBACK_LINE = /^(Traceback \(most recent call last\):|\s+File "|\s+\^+\s*$|\s{2,}\S|During handling of the above exception|The above exception was the direct cause)/;
+// An absolute path (POSIX, or a Windows drive) after a start, space, quote, bracket, '=' or ':'; file names stay.
+const ABSOLUTE_PATH = /(^|[\s'"`([=:,])((?:\/[^\s'"`)\],:;/]+){2,}\/?|[A-Za-z]:\\[^\s'"`)\],;]+)/g;
+
+/**
+ * What a user may read of an engine's message or stderr (issue 30 item 6): one line, no traceback, and every
+ * absolute path cut to its last part (a file name, which the user knows). Tracebacks and paths go to the
+ * server log only.
+ */
+export function publicDetail(text: string, max = 300): string {
+  const lines = text.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() && !TRACEBACK_LINE.test(l));
+  // A traceback ends with its exception ("TypeError: ..."); an error event's message is its first line.
+  const line = (text.includes('Traceback (most recent call last)') ? lines.at(-1) : lines[0]) ?? '';
+  const clean = line.trim().replace(ABSOLUTE_PATH, (_m, pre: string, p: string) => pre + (p.split(/[\\/]/).filter(Boolean).at(-1) ?? ''));
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
 /**
  * Spawns `<command> <args>` and feeds every stdout JSON line to onEvent, in order (each handler finishes
  * before the next line is handled, so epochs are stored in sequence). Lines that are not JSON are logs.
  */
-export function runEngine(command: string[], args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; onEvent: (e: EngineEvent) => Promise<void> }): EngineRun {
+export function runEngine(
+  command: string[],
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; onEvent: (e: EngineEvent) => Promise<void>; log?: (msg: string) => void },
+): EngineRun {
   const [bin, ...pre] = command;
   const child = spawn(bin!, [...pre, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
@@ -39,7 +63,14 @@ export function runEngine(command: string[], args: string[], opts: { cwd: string
     } catch {
       return;
     }
-    if (event && typeof event === 'object' && 'event' in event) chain = chain.then(() => opts.onEvent(event)).catch(() => undefined);
+    if (!event || typeof event !== 'object' || !('event' in event)) return;
+    if (event.event === 'error' && typeof event.message === 'string') {
+      // The engine's own words as written go to the log; what is stored and shown loses paths and tracebacks.
+      if (event.code !== 'cancelled') opts.log?.(`engine error [${event.code}] ${event.message}`);
+      event = { ...event, message: publicDetail(event.message) };
+    }
+    const e = event;
+    chain = chain.then(() => opts.onEvent(e)).catch(() => undefined);
   });
   const exited = new Promise<number | null>((resolve) => {
     let code: number | null = null;
@@ -52,9 +83,18 @@ export function runEngine(command: string[], args: string[], opts: { cwd: string
     });
     // 'close' comes after stdout ended: every line has been read by then; wait for their handlers too.
     lines.on('close', () => void 0);
-    child.on('close', () => void chain.then(() => resolve(code)));
+    child.on('close', () => {
+      if (code !== 0 && code !== 130) opts.log?.(`engine ${args[0] ?? ''} exited ${code ?? 'by a signal'} in ${opts.cwd}:\n${stderr.join('\n')}`);
+      void chain.then(() => resolve(code));
+    });
   });
-  return { child, exited, tail: () => stderr.slice(-5).join('\n') };
+  return { child, exited, tail: () => publicDetail(stderr.slice(-8).join('\n')), stderr: () => stderr.join('\n') };
+}
+
+/** A stored failure reason (contracts failures.ts) as a user may read it: its code kept, its detail through publicDetail. */
+export function publicFailure(stored: string): string {
+  const { code, detail } = splitFailure(stored);
+  return code ? failure(code, publicDetail(detail)) : publicDetail(stored);
 }
 
 /** The engine's environment: our engine/ on PYTHONPATH, idle OpenMP threads that yield the cores, unbuffered lines. */

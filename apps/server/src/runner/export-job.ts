@@ -6,7 +6,7 @@ import { packsRepo, type Pack } from '../db/packs.js';
 import type { Deps } from '../services/deps.js';
 import { PACK_SHUTDOWN_REASON, setPackStatus, type ExportPayload } from '../services/delivery/packs.js';
 import { keep } from './artifacts.js';
-import { engineEnv, runEngine, type EngineEvent } from './engine.js';
+import { engineEnv, publicFailure, runEngine, type EngineEvent } from './engine.js';
 import { labelsRepo } from '../db/labels.js';
 import { measurementSettings } from '../services/measurement/settings.js';
 import { buildSdkZip, writeZip, type SdkInfo } from './sdk-zip.js';
@@ -30,7 +30,8 @@ export async function runExportJob(deps: Deps, job: Job, ctx: JobContext): Promi
     const bytes = (await fs.promises.stat(file)).size;
     await setPackStatus(deps, pack.id, 'success', { artifact_sha: await keep(deps, file), bytes });
   } catch (e) {
-    const reason = e instanceof Stopped ? PACK_SHUTDOWN_REASON : (e as Error).message;
+    if (!(e instanceof Stopped)) deps.log.warn(`pack ${pack.id} failed: ${(e as Error).stack ?? String(e)}`);
+    const reason = e instanceof Stopped ? PACK_SHUTDOWN_REASON : publicFailure((e as Error).message);
     await setPackStatus(deps, pack.id, 'failed', { error: reason });
   }
 }
@@ -82,7 +83,8 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
       else if (e.event === 'error') error = failure(e.code, e.message);
     };
     const args = ['export', '--model', 'best.pt', '--format', 'onnx', '--width', String(pack.input_w), '--height', String(pack.input_h), '--max-det', String(pack.max_det), ...tested, '--out', out, ...extra];
-    const run = runEngine(deps.config.engine.command, args, { cwd: ctx.workDir, env: engineEnv(deps.config.engine.pythonPath), onEvent });
+    const log = (m: string) => deps.log.warn(`pack ${pack.id}: ${m}`);
+    const run = runEngine(deps.config.engine.command, args, { cwd: ctx.workDir, env: engineEnv(deps.config.engine.pythonPath), onEvent, log });
     ctx.onStart(run);
     const code = await run.exited;
     if (ctx.shuttingDown()) throw new Stopped();

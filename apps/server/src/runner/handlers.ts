@@ -8,16 +8,26 @@ import { runExportJob } from './export-job.js';
 import { runTestJob } from './test-job.js';
 import type { JobContext } from './training-job.js';
 import { runTrainingJob, SHUTDOWN_REASON } from './training-job.js';
+import { trainingBudgetS, trainingGraceS } from './fair-use.js';
 
 /** How the runner runs one kind of job and records its end when the job cannot (crash, dead server). */
 export interface JobHandler {
   run(deps: Deps, job: Job, ctx: JobContext): Promise<void>;
   /** Marks the job's subject (training, test run, pack) failed with `reason`. */
   fail(deps: Deps, job: Job, reason: string): Promise<void>;
+  /** Seconds the job may hold its slot before the runner stops it (ctx.timedOut); none when absent or null. */
+  timeoutS?(deps: Deps, job: Job): Promise<number | null>;
 }
 
 const training: JobHandler = {
   run: runTrainingJob,
+  // The engine stops itself at the budget; the runner only steps in when it overruns by the grace.
+  async timeoutS(deps, job) {
+    const t = await deps.trainings.byJob(job.id);
+    if (!t) return null;
+    const budget = trainingBudgetS(deps.config.fairUse, JSON.parse(t.parameters) as Record<string, unknown>, job.priority);
+    return budget + trainingGraceS(budget);
+  },
   async fail(deps, job, reason) {
     const t = await deps.trainings.byJob(job.id);
     // A checkpoint left in the training's folder keeps it resumable, also after a dead server.

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Job } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
-import type { EngineRun } from './engine.js';
+import { failure } from '@loupe/contracts';
+import { publicDetail, type EngineRun } from './engine.js';
 import { JOB_HANDLERS } from './handlers.js';
 import { SHUTDOWN_REASON } from './training-job.js';
 
@@ -10,6 +11,8 @@ import { SHUTDOWN_REASON } from './training-job.js';
 const HEARTBEAT_MS = 2000;
 /** Other processes may queue work too (and a kick can be lost): look again this often. */
 const POLL_MS = 3000;
+/** A job stopped for its time limit that ignores SIGTERM this long is killed. */
+const KILL_AFTER_MS = 15_000;
 
 interface Running {
   job: Job;
@@ -17,6 +20,8 @@ interface Running {
   cancelled: boolean;
   /** Stopped because the server is shutting down, not by the user: the training fails, it is not cancelled. */
   shutdown: boolean;
+  /** Stopped because it ran past its time limit (JobHandler.timeoutS): it fails with timeLimit. */
+  timedOut: boolean;
 }
 
 /**
@@ -36,7 +41,7 @@ export function createRunner(deps: Deps) {
   }
 
   async function execute(job: Job) {
-    const entry: Running = { job, run: null, cancelled: false, shutdown: false };
+    const entry: Running = { job, run: null, cancelled: false, shutdown: false, timedOut: false };
     running.set(job.id, entry);
     const workDir = path.join(workRoot, String(job.id));
     const beat = setInterval(() => {
@@ -46,24 +51,42 @@ export function createRunner(deps: Deps) {
         if (fresh?.cancel_requested) terminate(entry);
       })().catch((e: unknown) => deps.log.error(e, 'job heartbeat failed'));
     }, HEARTBEAT_MS);
+    let limit: NodeJS.Timeout | undefined;
+    let kill: NodeJS.Timeout | undefined;
     try {
       await fs.promises.rm(workDir, { recursive: true, force: true });
       await fs.promises.mkdir(workDir, { recursive: true });
       const handler = JOB_HANDLERS[job.kind];
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      // Fair use: no job holds a slot past its time limit; SIGTERM first (the engine stops at its next batch), then SIGKILL.
+      const limitS = (await handler.timeoutS?.(deps, job)) ?? null;
+      if (limitS !== null) {
+        limit = setTimeout(() => {
+          deps.log.warn(`job ${job.id} (${job.kind}) ran past its limit of ${Math.round(limitS)} s: stopping it`);
+          entry.timedOut = true;
+          terminate(entry);
+          kill = setTimeout(() => {
+            if (entry.run && entry.run.child.exitCode === null) entry.run.child.kill('SIGKILL');
+          }, KILL_AFTER_MS);
+        }, limitS * 1000);
+      }
       await handler.run(deps, job, {
         workDir,
         onStart: (run) => {
           entry.run = run;
           if (entry.cancelled) terminate(entry);
         },
-        cancelled: () => entry.cancelled && !entry.shutdown,
+        cancelled: () => entry.cancelled && !entry.shutdown && !entry.timedOut,
         shuttingDown: () => entry.shutdown,
+        timedOut: () => entry.timedOut && !entry.shutdown,
       });
     } catch (e) {
       deps.log.error(e, `job ${job.id} failed`);
-      await JOB_HANDLERS[job.kind]?.fail(deps, job, `the runner failed: ${(e as Error).message}`).catch(() => undefined);
+      // The user reads the reason: one line, no server paths (the log above has the whole error).
+      await JOB_HANDLERS[job.kind]?.fail(deps, job, failure('engineExited', `the runner failed: ${publicDetail((e as Error).message)}`)).catch(() => undefined);
     } finally {
+      clearTimeout(limit);
+      clearTimeout(kill);
       clearInterval(beat);
       running.delete(job.id);
       await fs.promises.rm(workDir, { recursive: true, force: true }).catch(() => undefined);

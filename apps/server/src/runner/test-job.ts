@@ -99,6 +99,7 @@ export async function runTestJob(deps: Deps, job: Job, ctx: JobContext): Promise
     cwd: ctx.workDir,
     env: engineEnv(deps.config.engine.pythonPath),
     onEvent,
+    log: (m) => deps.log.warn(`test run ${run.id}: ${m}`),
   });
   ctx.onStart(engine);
   const code = await engine.exited;

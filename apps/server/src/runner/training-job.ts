@@ -10,6 +10,7 @@ import { setTrainingStatus } from '../services/training/state.js';
 import { removeTrainingDir, trainingDir } from '../services/training/workdir.js';
 import { keep } from './artifacts.js';
 import { engineEnv, runEngine, type EngineEvent, type EngineRun } from './engine.js';
+import { trainingBudgetS } from './fair-use.js';
 
 /** Why a training ends failed when the server stops or dies under it; the user starts it again. */
 export const SHUTDOWN_REASON = failure('serverStoppedTraining');
@@ -27,6 +28,8 @@ export interface JobContext {
   onStart(run: EngineRun): void;
   cancelled(): boolean;
   shuttingDown(): boolean;
+  /** Stopped by the runner because the job ran past its time limit (JobHandler.timeoutS). */
+  timedOut(): boolean;
 }
 
 /**
@@ -66,7 +69,9 @@ export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Pro
     const why = e.key === 'pretrainedNotFound' ? 'is no longer one of your trained versions' : 'has no trained weights any more';
     return failTraining(deps, trainingId, failure('pretrained_missing', `the version to start from ${why}`), { resumable: false });
   }
-  const spec = { task: training.task, data: 'dataset.json', images: 'images', out: 'run', params };
+  // Fair use: the plan's wall-clock budget (or the user's shorter `time`); the engine stops at it with its best checkpoint.
+  const budgetS = trainingBudgetS(deps.config.fairUse, params, job.priority);
+  const spec = { task: training.task, data: 'dataset.json', images: 'images', out: 'run', params, max_seconds: budgetS };
   await fs.promises.writeFile(path.join(workDir, 'job.json'), JSON.stringify(spec, null, 1));
   if (ctx.cancelled()) {
     await removeTrainingDir(deps, trainingId);
@@ -105,14 +110,16 @@ export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Pro
     } else if (e.event === 'artifact' && (e.kind === 'checkpoint' || e.kind === 'results')) {
       artifacts[e.kind === 'checkpoint' ? 'best' : 'results'] = await keep(deps, e.path);
     } else if (e.event === 'done') {
-      await deps.trainings.update(trainingId, { summary: JSON.stringify(e.summary) });
+      // stopped_by 'time' (the engine's) with the budget it had: the plan's limit, not the epochs, ended the run.
+      await deps.trainings.update(trainingId, { summary: JSON.stringify({ ...e.summary, time_limit_s: budgetS }) });
     } else if (e.event === 'error' && e.code !== 'cancelled') {
       error = e.message;
       errorCode = e.code;
     }
   };
   const args = ['train', '--spec', 'job.json', '--workdir', workDir, ...(resume ? ['--resume'] : [])];
-  const run = runEngine(deps.config.engine.command, args, { cwd: workDir, env: engineEnv(deps.config.engine.pythonPath), onEvent });
+  const log = (m: string) => deps.log.warn(`training ${trainingId}: ${m}`);
+  const run = runEngine(deps.config.engine.command, args, { cwd: workDir, env: engineEnv(deps.config.engine.pythonPath), onEvent, log });
   ctx.onStart(run);
   const code = await run.exited;
   if (Object.keys(artifacts).length > 0) await deps.trainings.update(trainingId, { artifacts: JSON.stringify(artifacts) });
@@ -120,6 +127,15 @@ export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Pro
   if (code === 0 && artifacts.best) {
     await removeTrainingDir(deps, trainingId);
     return setTrainingStatus(deps, trainingId, 'succeeded');
+  }
+  if (ctx.timedOut()) {
+    // The engine overran its budget (a last epoch far slower than the others): keep its best epoch's weights.
+    const best = path.join(workDir, 'run', 'best.pt');
+    if (!artifacts.best && fs.existsSync(best)) {
+      artifacts.best = await keep(deps, best);
+      await deps.trainings.update(trainingId, { artifacts: JSON.stringify(artifacts) });
+    }
+    return failTraining(deps, trainingId, failure('timeLimit', `${Math.round(budgetS)} s`), { resumable: false });
   }
   if (ctx.cancelled()) {
     await removeTrainingDir(deps, trainingId);

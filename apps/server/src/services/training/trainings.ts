@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { isRotated, Limits, TrainableTypes, type Language, type TrainingData, type TrainingDetailData, type TrainingEvaluation, type TrainingListData, type TrainingStartBody, type TrainingTask } from '@loupe/contracts';
 import { fail } from '../../errors.js';
+import { publicFailure } from '../../runner/engine.js';
+import { assertParamCeilings } from '../../runner/fair-use.js';
 import type { Model } from '../../db/models.js';
 import type { TrainingRow } from '../../db/trainings.js';
 import type { User } from '../../db/users.js';
@@ -43,7 +45,8 @@ export function trainingView(t: TrainingRow): TrainingData {
     epochs: t.epochs,
     etaS: t.eta_s,
     summary,
-    error: t.error,
+    // Reasons stored before paths and tracebacks were kept out of them are cleaned on the way out too.
+    error: t.error === null ? null : publicFailure(t.error),
     hasWeights: 'best' in (JSON.parse(t.artifacts) as Record<string, string>),
     resumable: t.status === 'failed' && t.resumable === 1,
   };
@@ -70,6 +73,8 @@ export async function startTraining(deps: Deps, user: User, model: Model, body: 
   // No params in the body: the ones saved at /parameter (checked again, the rules may have changed since).
   const params = body.params ?? savedParams(model);
   assertTrainingParams(params, lang);
+  // Fair use (issue 30): ceilings of this host and of the account's plan; the job limit is the queue's.
+  assertParamCeilings(deps.config.fairUse, params, user.training_priority);
   // `pretrained` names one of the caller's own versions with weights; the job copies them (pretrained.ts).
   await resolvePretrained(deps, user.id, params.pretrained);
   if (await deps.trainings.active(model.id)) fail('ongoingTraining');
