@@ -44,6 +44,7 @@ export default function Profile() {
   const text = (f: keyof Values, required: boolean) => [
     ...(required && stored[f] ? [r.required(label(f))] : []),
     r.textMax(label(f)),
+    r.name(label(f)),
   ];
   // Only changed fields are sent, so an untouched empty required field is never submitted.
   const save = (v: Values) => {

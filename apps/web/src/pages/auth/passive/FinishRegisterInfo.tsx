@@ -50,7 +50,7 @@ export default function FinishRegisterInfo() {
   }
 
   const label = (f: string) => t(`fields.${f}`);
-  const text = (f: string) => [r.required(label(f)), r.textMax(label(f))];
+  const text = (f: string) => [r.required(label(f)), r.textMax(label(f)), r.name(label(f))];
   const p = profile.data;
   const submit = (v: Values) =>
     update.mutate(

@@ -1,6 +1,6 @@
 import type { FormRule } from 'antd';
 import type { TFunction } from 'i18next';
-import { Limits } from '@loupe/contracts';
+import { Limits, forbiddenNameChar } from '@loupe/contracts';
 
 /**
  * Ant Design form rules derived from contracts (SPEC §5). Messages come from the `errors` namespace, the same
@@ -24,6 +24,13 @@ export function formRules(t: TFunction) {
     textMax: (field: string): FormRule => ({
       max: Limits.textMax,
       message: t('errors:fieldTooLong', { field, max: Limits.textMax }),
+    }),
+    /** A name (person, company, job title, country) refuses control, zero-width and text-direction characters, as the server does. */
+    name: (field: string): FormRule => ({
+      validator: (_rule, value: unknown) => {
+        const char = typeof value === 'string' ? forbiddenNameChar(value.trim()) : null;
+        return char ? Promise.reject(new Error(t('errors:nameCharacters', { field, char }))) : Promise.resolve();
+      },
     }),
     email: pattern(Limits.emailPattern, 'errors:emailFormat'),
     phone: pattern(Limits.phonePattern, 'errors:phoneFormat'),

@@ -44,7 +44,7 @@ export function SignupEmailForm() {
   });
   const fieldError = isApiError(register.error) && FIELD_OF_CODE[register.error.code] !== undefined;
   const label = (f: string) => t(`fields.${f}`);
-  const text = (f: string, required = true) => [...(required ? [r.required(label(f))] : []), r.textMax(label(f))];
+  const text = (f: string, required = true) => [...(required ? [r.required(label(f))] : []), r.textMax(label(f)), r.name(label(f))];
 
   return (
     <Form<Values> form={form} layout="vertical" onFinish={(v) => register.mutate(v)} scrollToFirstError>
