@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from './schema.js';
 import { migrationProvider } from './migrations.js';
+import { LoupeSqliteDialect } from './sqlite-driver.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -43,7 +44,7 @@ function sqlite(config: Config): Kysely<DB> {
   file.pragma('busy_timeout = 5000');
   // 64 MB page cache (default 2 MB): a 100k-image gallery's indexes stay in memory between requests.
   file.pragma('cache_size = -65536');
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
+  return new Kysely<DB>({ dialect: new LoupeSqliteDialect(file) });
 }
 
 async function postgres(config: Config): Promise<Kysely<DB>> {
