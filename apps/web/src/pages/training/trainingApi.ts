@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ActiveTrainingStatuses,
   ParameterPaths,
+  type PretrainedListData,
   ResumePaths,
   TrainingPaths,
   type SavedParamsData,
@@ -25,6 +26,14 @@ export const trainingPath = (path: string, modelId: string, trainingId?: number)
   pathOf(path, trainingId === undefined ? { modelId } : { modelId, trainingId });
 
 export const isActive = (status: TrainingStatus) => (ActiveTrainingStatuses as readonly string[]).includes(status);
+
+/** The caller's versions `pretrained` may name: their own succeeded trainings with weights, of any model. */
+export function usePretrainedChoices() {
+  return useQuery({
+    queryKey: ['pretrained-choices'],
+    queryFn: () => api.get<PretrainedListData>(TrainingPaths.pretrained),
+  });
+}
 
 /** The model's trainings, newest first. */
 export function useTrainings(modelId: string) {

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { Button, Col, Form, Input, InputNumber, Select, Switch, Tag, Typography } from 'antd';
 import type { TrainingParamKey } from '@loupe/contracts';
 import { currentLanguage, useTranslation } from '@/i18n';
+import { usePretrainedChoices } from '../trainingApi';
 import { defOf, problemOf, stepOf, type ParamValue } from './paramForm';
 import { reasonText } from './reasons';
 
@@ -15,7 +16,7 @@ function useValueText() {
   const { t } = useTranslation('training');
   return (key: TrainingParamKey, value: ParamValue) => {
     if (typeof value === 'boolean') return t(value ? 'parameter.on' : 'parameter.off');
-    if (value === '') return t('parameter.empty');
+    if (value === '') return t(key === 'pretrained' ? 'parameter.pretrainedNone' : 'parameter.empty');
     if (defOf(key).choices) return t(`parameter.choices.${key}.${value}`, { defaultValue: String(value) });
     return String(value);
   };
@@ -42,6 +43,7 @@ export const ParamField = memo(function ParamField({ name, changed, onRestore }:
         style={{ width: '100%' }}
       />
     );
+  else if (name === 'pretrained') control = <PretrainedSelect testId={testId} />;
   else if (def.type === 'str') control = <Input data-testid={testId} allowClear />;
   else
     control = (
@@ -98,5 +100,32 @@ export const ParamField = memo(function ParamField({ name, changed, onRestore }:
     </Col>
   );
 });
+
+/**
+ * `pretrained`: a choice among the user's own finished versions (GET /api/trainings/pretrained), never typed
+ * text; the server resolves the chosen id to the weights. A saved id that is no longer offered stays visible as
+ * such, so the user sees why a start is refused and can pick another.
+ */
+function PretrainedSelect({ testId, value, onChange }: { testId: string; value?: string; onChange?: (value: string) => void }) {
+  const { t } = useTranslation('training');
+  const choices = usePretrainedChoices();
+  const options = [
+    { value: '', label: t('parameter.pretrainedNone') },
+    ...(choices.data?.items ?? []).map((c) => ({ value: String(c.trainingId), label: `${c.modelName} · ${c.version}` })),
+  ];
+  if (value && !options.some((o) => o.value === value)) options.push({ value, label: t('parameter.pretrainedGone', { id: value }) });
+  return (
+    <Select
+      data-testid={testId}
+      value={value ?? ''}
+      onChange={onChange}
+      options={options}
+      loading={choices.isLoading}
+      showSearch
+      optionFilterProp="label"
+      style={{ width: '100%' }}
+    />
+  );
+}
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

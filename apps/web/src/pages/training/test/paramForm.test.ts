@@ -59,6 +59,10 @@ describe('parameter form rules', () => {
     ['optimizer', 'Lion', 'enum'],
     ['amp', false, null],
     ['pretrained', '', null],
+    ['pretrained', '12', null],
+    ['pretrained', '/srv/loupe/blobs/ab/abcd', 'trainingId'],
+    ['pretrained', '../x.pt', 'trainingId'],
+    ['pretrained', '012', 'trainingId'],
     ['epochs', null, 'required'],
     ['lr0', '', 'required'],
   ])('%s = %s → %s', (key, value, problem) => {

@@ -73,6 +73,28 @@ describe('/parameter', () => {
     expect(screen.getByTestId('param-saved-at')).toBeTruthy();
   });
 
+  it('offers the user’s own finished versions for pretrained, never a text box, and saves the chosen id', async () => {
+    const calls = mockServer({
+      [`GET ${PARAMS}`]: { data: { saved: { pretrained: '9' }, updatedAt: null } },
+      'GET /api/trainings/pretrained': {
+        data: { items: [{ trainingId: 7, modelId: 3, modelName: 'Boards', version: 'v2', task: 'detect', endedAt: '2026-01-02T08:00:00.000Z' }] },
+      },
+      [`PUT ${PARAMS}`]: { data: { saved: { pretrained: '7' }, updatedAt: '2026-01-02T08:00:00.000Z' } },
+    });
+    renderPage(<ParameterPage />, '/parameter');
+    await screen.findByTestId('param-form');
+    const select = screen.getByTestId('param-pretrained');
+    expect(select.querySelector('input[type="text"]:not([role="combobox"])')).toBeNull();
+    // A saved id that is no longer offered stays visible as such.
+    await waitFor(() => expect(field('pretrained').textContent).toContain('Version #9 (no longer available)'));
+    fireEvent.mouseDown(select.querySelector('.ant-select-selector') ?? select);
+    expect(await screen.findByTitle('None (train from scratch)')).toBeTruthy();
+    fireEvent.click(await screen.findByTitle('Boards · v2'));
+    await waitFor(() => expect(field('pretrained').textContent).toContain('Boards · v2'));
+    await click('param-save');
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ params: { pretrained: '7' } }));
+  });
+
   it('says "parameter save failed" and puts the server problems on their fields', async () => {
     mockServer({
       [`GET ${PARAMS}`]: { data: { saved: {}, updatedAt: null } },
