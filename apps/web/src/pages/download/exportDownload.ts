@@ -2,7 +2,7 @@ import { DatasetPaths, Headers as HeaderNames, type ExportFormat, type Split } f
 import i18n, { currentLanguage } from '@/i18n';
 import { ApiError } from '@/api/errors';
 import { react } from '@/api/reactions';
-import { pathOf, withToken } from '@/pages/gallery/galleryApi';
+import { pathOf } from '@/pages/gallery/galleryApi';
 import { getSession } from '@/stores/session';
 
 /** The export URL for a format and an optional split (contracts: ExportQuery). */
@@ -15,7 +15,8 @@ export function exportUrl(modelId: string, format: ExportFormat, split?: Split):
 /**
  * Download the dataset ZIP. A refusal (no permission, nothing to export) comes back as a JSON envelope, so
  * the request is first opened here to read its headers: an envelope is shown like any refused call; a ZIP is
- * abandoned and handed to the browser through a link, which streams it to disk instead of into memory.
+ * abandoned and handed to the browser through a link, which streams it to disk instead of into memory. The link
+ * carries no token: the HttpOnly files cookie (set by this very answer if not before) signs it in.
  */
 export async function downloadExport(url: string): Promise<void> {
   const controller = new AbortController();
@@ -36,7 +37,7 @@ export async function downloadExport(url: string): Promise<void> {
   }
   controller.abort();
   const link = document.createElement('a');
-  link.href = withToken(url);
+  link.href = url;
   link.download = '';
   link.rel = 'noopener';
   document.body.appendChild(link);

@@ -12,19 +12,11 @@ import {
 } from '@loupe/contracts';
 import { api } from '@/api/client';
 import { modelsKey } from '@/pages/models/modelsApi';
-import { getSession } from '@/stores/session';
 import { toImageQuery, type GalleryFilters } from './query';
 
 /** Fill `:modelId`, `:imageId`, `:labelId` of a contract path. */
 export function pathOf(path: string, ids: Record<string, string | number>): string {
   return path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(String(ids[key] ?? '')));
-}
-
-/** <img> and download links cannot send headers: the token rides in the query (contracts: `?token=`). */
-export function withToken(url: string): string {
-  const token = getSession().token;
-  if (!token) return url;
-  return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
 }
 
 const imagesKey = (modelId: string) => ['images', modelId] as const;

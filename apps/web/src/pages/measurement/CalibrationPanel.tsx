@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Descriptions, InputNumber, Popconfirm, Segmented, Select, Space, Typography } from 'antd';
 import { isApiError } from '@/api/errors';
 import { useTranslation } from '@/i18n';
-import { withToken } from '@/pages/gallery/galleryApi';
 import { lineLength, scaleOfLine, toImagePoint, type ImagePoint } from './line';
 import { useCalibration, useCalibrationMutations, useModelImages } from './measurementApi';
 
@@ -100,7 +99,7 @@ export function CalibrationPanel({ modelId }: { modelId: string }) {
               data-testid="calibration-canvas"
               data-points={points.length}
             >
-              <image href={withToken(image.originalUrl)} x={0} y={0} width={image.width} height={image.height} preserveAspectRatio="none" />
+              <image href={image.originalUrl} x={0} y={0} width={image.width} height={image.height} preserveAspectRatio="none" />
               {a && b && <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} stroke="#ff4d4f" strokeWidth={Math.max(1, image.width / 200)} vectorEffect="non-scaling-stroke" />}
               {points.map((p, i) => (
                 <circle key={i} cx={p.x} cy={p.y} r={Math.max(1.5, image.width / 100)} fill="#ff4d4f" />

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Alert, Button, Empty, Pagination, Result, Segmented, Space, Spin, Table, Tag, Typography } from 'antd';
 import { MeasureFields, MeasurementVerdicts, type Failure, type MeasuredImage, type MeasurementVerdict } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
-import { withToken } from '@/pages/gallery/galleryApi';
 import { formatRange, formatValue } from './units';
 import { useMeasurements } from './measurementApi';
 
@@ -32,7 +31,7 @@ function ImageRow({ img, labelName, calibrated }: { img: MeasuredImage; labelNam
   return (
     <div className="loupe-measure-image" data-testid={`measure-image-${img.imageId}`} data-name={img.name} data-count={img.count} data-verdict={img.ok === null ? 'none' : img.ok ? 'ok' : 'ng'} style={{ marginBottom: 16 }}>
       <Space align="start" style={{ marginBottom: 8 }}>
-        <img src={withToken(img.thumbUrl)} alt={img.name} style={{ width: 72, height: 54, objectFit: 'contain', background: '#111' }} />
+        <img src={img.thumbUrl} alt={img.name} style={{ width: 72, height: 54, objectFit: 'contain', background: '#111' }} />
         <Space direction="vertical" size={2}>
           <Space>
             <Typography.Text strong>{img.name}</Typography.Text>

@@ -12,26 +12,29 @@ import { useQueryParam } from '../shared/useQueryParam';
 import { homeFor } from '../shared/useSignedIn';
 
 /**
- * /logging?token=…&error=…: where single sign-on lands. The token is stored first because the user-info call
- * and every later call carry it; a failed user-info call throws the token away again.
+ * /logging?code=…&error=…: where single sign-on lands. The URL carries a one-time code, never the session
+ * token (URLs end up in history and logs): it is exchanged once by POST for the token, which is stored
+ * before the user-info call because that call and every later one carry it; a failure throws it away again.
+ * One query keyed by the code, so React's double-mounted effects in development cannot spend the code twice.
  */
 export default function Logging() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
-  const token = useQueryParam('token');
+  const code = useQueryParam('code');
   const error = errorParamText(useQueryParam('error'), t);
   const setUserInfo = useSession((s) => s.setUserInfo);
   const clear = useSession((s) => s.clear);
 
   const info = useQuery({
-    queryKey: ['oidc-user-info', token],
-    queryFn: () => {
+    queryKey: ['oidc-landing', code],
+    queryFn: async () => {
+      const { token } = await authApi.oidcExchange(code);
       useSession.setState({ token });
       return authApi.userInfo(token);
     },
-    enabled: !!token && !error,
+    enabled: !!code && !error,
     retry: false,
-    gcTime: 0,
+    staleTime: Infinity,
   });
 
   useEffect(() => {
@@ -44,7 +47,7 @@ export default function Logging() {
     }
   }, [info.data, info.isError, setUserInfo, clear, navigate]);
 
-  const failed = error || info.isError || !token;
+  const failed = error || info.isError || !code;
   return (
     <AuthCard title={t('logging.title')} testId="logging">
       {failed ? (

@@ -5,6 +5,7 @@ import {
   type Language,
   type LoginBody,
   type LoginData,
+  type OidcExchangeData,
   type PublicConfig,
   type RegisterBody,
   type ResetBody,
@@ -31,6 +32,8 @@ export const authApi = {
   codeLogin: (body: CodeLoginBody) => api.post<LoginData>(AuthPaths.codeLogin, body, { ...quiet, form: true }),
   sendCode: (body: SendCodeBody) => api.post<{ resendAfterS: number }>(AuthPaths.sendCode, body, quiet),
   userInfo: (token: string) => api.get<UserInfoData>(AuthPaths.userInfo, { ...quiet, params: { token } }),
+  // Single sign-on's landing code, spent once, for the session token (never carried in a URL).
+  oidcExchange: (code: string) => api.post<OidcExchangeData>(AuthPaths.oidcExchange, { code }, quiet),
   // contracts' Static of the optional language union comes out as `undefined`, hence the explicit type.
   register: (body: Omit<RegisterBody, 'language'> & { language?: Language }) => api.post<unknown>(AuthPaths.register, body, quiet),
   resendActivation: (email: string) => api.post<unknown>(AuthPaths.resendActivation, { email }, quiet),

@@ -52,18 +52,33 @@ describe('single sign-on landing', () => {
       trainingPriority: 0,
     }) as unknown as UserInfoData;
 
-  it('stores the token, loads the user and goes home', async () => {
-    const calls = mockServer({ [`GET ${AuthPaths.userInfo}`]: { data: info('Analytical') } });
-    renderPage(<Logging />, '/logging?token=sso-1');
+  it('exchanges the one-time code by POST, stores the token, loads the user and goes home', async () => {
+    const calls = mockServer({
+      [`POST ${AuthPaths.oidcExchange}`]: { data: { token: 'sso-1' } },
+      [`GET ${AuthPaths.userInfo}`]: { data: info('Analytical') },
+    });
+    renderPage(<Logging />, '/logging?code=once-1');
     expect(await location()).toBe('/agentList');
-    expect(calls[0]?.url).toBe(`${AuthPaths.userInfo}?token=sso-1`);
-    expect(calls[0]?.headers['X-Token']).toBe('sso-1');
+    expect(calls[0]?.url).toBe(AuthPaths.oidcExchange);
+    expect(calls[0]?.body).toEqual({ code: 'once-1' });
+    expect(calls[1]?.url).toBe(`${AuthPaths.userInfo}?token=sso-1`);
+    expect(calls[1]?.headers['X-Token']).toBe('sso-1');
+    expect(calls).toHaveLength(2);
+    expect(useSession.getState().token).toBe('sso-1');
     expect(useSession.getState().user?.email).toBe('ada@example.com');
   });
 
+  it('shows the refusal of a spent or expired code and stores nothing', async () => {
+    const message = 'Single sign-on failed. Please try again.';
+    mockServer({ [`POST ${AuthPaths.oidcExchange}`]: { code: Errors.oidcFailed.code, message, status: 400 } });
+    renderPage(<Logging />, '/logging?code=spent');
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(useSession.getState().token).toBeNull();
+  });
+
   it('sends an account without a company to finish its registration', async () => {
-    mockServer({ [`GET ${AuthPaths.userInfo}`]: { data: info('') } });
-    renderPage(<Logging />, '/logging?token=sso-2');
+    mockServer({ [`POST ${AuthPaths.oidcExchange}`]: { data: { token: 'sso-2' } }, [`GET ${AuthPaths.userInfo}`]: { data: info('') } });
+    renderPage(<Logging />, '/logging?code=once-2');
     expect(await location()).toBe('/finish-register-info');
   });
 

@@ -6,7 +6,6 @@ import type { ImageData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { stepPath } from '@/routes/steps';
 import { useProject } from '@/stores/project';
-import { withToken } from '../galleryApi';
 
 interface Props {
   image: ImageData | undefined;
@@ -42,7 +41,7 @@ export const ImageCard = memo(function ImageCard({ image, className, selected, o
       onDoubleClick={openInLabeling}
     >
       <div className="loupe-image-thumb">
-        <img src={withToken(image.thumbnailUrl)} alt={image.name} loading="lazy" decoding="async" draggable={false} />
+        <img src={image.thumbnailUrl} alt={image.name} loading="lazy" decoding="async" draggable={false} />
         <Checkbox
           className="loupe-image-select"
           checked={selected}

@@ -5,7 +5,7 @@ import type { LabelData } from '@loupe/contracts';
 import { useShowError } from '@/api/useShowError';
 import { useTranslation } from '@/i18n';
 import { useNotify } from '@/pages/auth/shared/useNotify';
-import { useLabels, withToken } from '@/pages/gallery/galleryApi';
+import { useLabels } from '@/pages/gallery/galleryApi';
 import { AnnotatorCanvas } from '@/pages/mark/canvas';
 import { MarkGuide, useGuide } from '../guide/MarkGuide';
 import { useConvertTestResults, useLabelingSettings, useSaveLabelingSettings, useTestResults } from '../markApi';
@@ -153,7 +153,7 @@ export function AnnotatePage({ modelId, mode }: { modelId: string; mode: EditorM
               {shown ? (
                 <AnnotatorCanvas
                   editor={editor}
-                  imageUrl={withToken(shown.originalUrl)}
+                  imageUrl={shown.originalUrl}
                   images={prefetch.images}
                   brightness={adjust.brightness}
                   contrast={adjust.contrast}

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ImageData } from '@loupe/contracts';
-import { withToken } from '@/pages/gallery/galleryApi';
 import { DecodedImages } from '../canvas/decodedImages';
 import { getAnnotations } from '../markApi';
 import { AnnotationPrefetch, prefetchEnabled } from './annotationPrefetch';
@@ -35,7 +34,7 @@ export function usePrefetchStores(): PrefetchStores {
  * the annotations (one Node process answers both; the other order delayed the image's first byte ~100 ms).
  */
 function startLoading({ images, annotations }: PrefetchStores, modelId: string, image: ImageData): void {
-  void images.load(withToken(image.originalUrl)).catch(() => undefined);
+  void images.load(image.originalUrl).catch(() => undefined);
   annotations.prefetch(image.id, () => getAnnotations(modelId, image.id, { silent: true }));
 }
 
@@ -66,7 +65,7 @@ const whenIdle = (fn: () => void): (() => void) => {
  */
 export function useNeighbourPrefetch({ modelId, chosen, shown, index, imageAt, ...stores }: Args): (index: number) => void {
   const { images, annotations, neighbours } = stores;
-  const url = chosen ? withToken(chosen.originalUrl) : null;
+  const url = chosen ? chosen.originalUrl : null;
   useEffect(() => {
     if (url) void images.load(url).catch(() => undefined);
   }, [images, url]);

@@ -8,7 +8,7 @@ import { useImageSource } from './useImageSource';
 
 export interface AnnotatorCanvasProps {
   editor: Editor;
-  /** Already carries ?token=. */
+  /** The image route as listed; the HttpOnly files cookie signs it in (no token in the URL). */
   imageUrl: string;
   /** Decoded images shared with the page, which decodes the next ones in advance; the canvas keeps its own without. */
   images?: DecodedImages;

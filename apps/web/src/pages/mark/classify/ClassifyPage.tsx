@@ -3,7 +3,7 @@ import { Card, Col, Row, Space, Typography } from 'antd';
 import { LabelingLimits } from '@loupe/contracts';
 import { useShowError } from '@/api/useShowError';
 import { useTranslation } from '@/i18n';
-import { useLabels, withToken } from '@/pages/gallery/galleryApi';
+import { useLabels } from '@/pages/gallery/galleryApi';
 import { MarkGuide, useGuide } from '../guide/MarkGuide';
 import { NavigationBar } from '../navigation/NavigationBar';
 import { useStartImageId, useSyncImageId } from '../navigation/useImageIdParam';
@@ -114,7 +114,7 @@ export function ClassifyPage({ modelId }: { modelId: string }) {
             <NavigationBar nav={nav} onStep={stepTo} />
             <div className="loupe-mark-stage" data-testid="mark-canvas">
               {image ? (
-                <img className="loupe-mark-class-image" src={withToken(image.originalUrl)} alt={image.name} draggable={false} data-testid="mark-image" />
+                <img className="loupe-mark-class-image" src={image.originalUrl} alt={image.name} draggable={false} data-testid="mark-image" />
               ) : (
                 <PageState nav={nav} onRetry={nav.reload} />
               )}

@@ -3,7 +3,6 @@ import { useNavigate } from 'react-router-dom';
 import { Checkbox } from 'antd';
 import type { ImageData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
-import { withToken } from '@/pages/gallery/galleryApi';
 import { stepPath } from '@/routes/steps';
 import { testStateOf } from './testImagesApi';
 
@@ -32,7 +31,7 @@ export const TestImageCard = memo(function TestImageCard({ image, type, selected
       }}
     >
       <div className="loupe-test-frame" style={{ aspectRatio: '4 / 3' }}>
-        <img src={withToken(image.thumbnailUrl)} alt={image.name} loading="lazy" decoding="async" draggable={false} />
+        <img src={image.thumbnailUrl} alt={image.name} loading="lazy" decoding="async" draggable={false} />
         <Checkbox
           className="loupe-test-select"
           checked={selected}

@@ -1,6 +1,5 @@
 import { memo, useMemo } from 'react';
 import type { TestImageData } from '@loupe/contracts';
-import { withToken } from '@/pages/gallery/galleryApi';
 import { fitContain, overlayShapes, type LabelLook, type OverlayShape, type OverlayStyle } from './overlayGeometry';
 
 interface Props {
@@ -38,7 +37,7 @@ export const BoxOverlay = memo(function BoxOverlay({ image, labels, boxW, boxH, 
   const shapes = useMemo(() => overlayShapes(image, labels, fit, { fontSize, tagGroundTruth, style }), [image, labels, fit, fontSize, tagGroundTruth, style]);
   return (
     <div className="loupe-test-frame" style={{ aspectRatio: `${boxW} / ${boxH}` }}>
-      <img src={withToken(full ? image.imageUrl : image.thumbUrl)} alt={image.name} loading={full ? undefined : 'lazy'} decoding="async" draggable={false} />
+      <img src={full ? image.imageUrl : image.thumbUrl} alt={image.name} loading={full ? undefined : 'lazy'} decoding="async" draggable={false} />
       <svg
         viewBox={`0 0 ${boxW} ${boxH}`}
         preserveAspectRatio="none"
