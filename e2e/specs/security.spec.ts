@@ -47,6 +47,14 @@ test('the built app runs under its CSP and shows images without a token in any U
   expect(urls.filter((u) => /[?&]token=/.test(u) && !u.includes('/user/info'))).toEqual([]);
   expect(urls.some((u) => u.includes(token) && !u.includes('/user/info'))).toBe(false);
   expect(violations).toEqual([]);
+  // Control: an injected inline script is blocked and reported, so the listener would have seen any violation.
+  await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.textContent = 'window.__inlineRan = true';
+    document.body.appendChild(s);
+  });
+  await expect.poll(() => violations.length).toBeGreaterThan(0);
+  expect(await page.evaluate(() => (window as unknown as { __inlineRan?: boolean }).__inlineRan)).toBeUndefined();
   // And the account's other API still refuses a token in the query.
   await expect(call('GET', `/api/models?token=${token}`)).rejects.toThrow();
 });
