@@ -8,6 +8,7 @@ import type { LabelData, ModelData, PackStatusData, UploadData } from '@loupe/co
 import { adminToken, call, createUser, login, type Reply } from './helper.js';
 import { newModel, send, uploadUrl } from './gallery-fixtures.js';
 import { save } from './labeling-fixtures.js';
+import { SAME_ON_EVERY_HOST } from './training-fixtures.js';
 
 /** A box in image pixels (edges, as annotations store them). */
 export interface Rect {
@@ -37,8 +38,13 @@ export function rectOf(i: number): Rect {
   return { x: 2 + ((i * 13) % (60 - w)), y: 2 + ((i * 17) % (60 - h)), w, h };
 }
 
-/** Trains in ~20 s on two busy cores to confident boxes on partImage data (no validation: best = last). */
-export const QUICK = { model: 'p', imgsz: 64, epochs: 15, batch: 2, mosaic: 0, workers: 0, warmup_epochs: 0, val: false, optimizer: 'AdamW', lr0: 0.01, seed: 7 };
+/**
+ * Trains in 15-60 s on two (busy) cores to confident boxes on partImage data (no validation: best = last), the
+ * same way on every host. 15 epochs at lr0 0.01 found a box only when trained in bfloat16 (a CPU with AMX); in
+ * float32 the top score on the probe stayed under 0.25. 25 epochs at lr0 0.005 in float32 scored 0.73-0.92 with
+ * IoU above 0.8 over seeds 1, 2, 7 and with torch's AVX2 as well as AVX-512 kernels.
+ */
+export const QUICK = { model: 'p', imgsz: 64, epochs: 25, batch: 2, mosaic: 0, workers: 0, warmup_epochs: 0, val: false, optimizer: 'AdamW', lr0: 0.005, seed: 7, ...SAME_ON_EVERY_HOST };
 
 /** A detection model with `count` part images, labeled and split 3:1 train/valid, and its label id. */
 export async function partsModel(app: FastifyInstance, token: string, count = 16): Promise<{ model: ModelData; images: number[]; label: number }> {

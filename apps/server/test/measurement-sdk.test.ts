@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MeasurementImagesData, ObjectMeasure, PackStatusData, TestRunData, Tolerances } from '@loupe/contracts';
 import { call, startApp, type TestApp } from './helper.js';
 import { save } from './labeling-fixtures.js';
-import { start, waitFor } from './training-fixtures.js';
+import { SAME_ON_EVERY_HOST, start, waitFor } from './training-fixtures.js';
 import { downloader, unzip, waitForPack } from './delivery-fixtures.js';
 import { barImage, drawnOf, runImages, shapeImage, shapesModel, splitImages, testRun, trainedBarsModel } from './task-fixtures.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-measure-sdk-'));
-const SEG = { model: 'p', imgsz: 64, epochs: 4, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 5, optimizer: 'AdamW', lr0: 0.01 };
+const SEG = { model: 'p', imgsz: 64, epochs: 4, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 5, optimizer: 'AdamW', lr0: 0.01, ...SAME_ON_EVERY_HOST };
 
 let t: TestApp;
 let token: string;

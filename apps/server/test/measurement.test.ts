@@ -24,7 +24,7 @@ import {
 import { call, startApp, type Reply, type TestApp } from './helper.js';
 import { newModel, send, uploadUrl } from './gallery-fixtures.js';
 import { save } from './labeling-fixtures.js';
-import { start, waitFor } from './training-fixtures.js';
+import { SAME_ON_EVERY_HOST, start, waitFor } from './training-fixtures.js';
 import { downloader, waitForPack } from './delivery-fixtures.js';
 import { drawnOf, runImages, shapesModel, splitImages, testRun, trainedBarsModel } from './task-fixtures.js';
 import { measureRbox } from '../src/services/measurement/fields.js';
@@ -231,7 +231,7 @@ describe('calibration and tolerances', () => {
   });
 });
 
-const SEG = { model: 'p', imgsz: 64, epochs: 4, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 5, optimizer: 'AdamW', lr0: 0.01 };
+const SEG = { model: 'p', imgsz: 64, epochs: 4, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 5, optimizer: 'AdamW', lr0: 0.01, ...SAME_ON_EVERY_HOST };
 
 describe('a MEASURE model of polygons: a segmenter whose instances are measured', () => {
   let m: Awaited<ReturnType<typeof shapesModel>>;

@@ -8,7 +8,7 @@ import type { Geometry, LabelData, PackStatusData, TestRunData, TrainingData, Up
 import { call, startApp, type TestApp } from './helper.js';
 import { newModel, send, uploadUrl } from './gallery-fixtures.js';
 import { save } from './labeling-fixtures.js';
-import { detail, start, waitFor } from './training-fixtures.js';
+import { detail, SAME_ON_EVERY_HOST, start, waitFor } from './training-fixtures.js';
 import { downloader, unzip, waitForPack } from './delivery-fixtures.js';
 import { runImages, splitImages, testRun } from './task-fixtures.js';
 import { H, lineImage, lineOf, W } from './text-lines.js';
@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const PY = '/usr/bin/python3';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-ocr-'));
-const PARAMS = { model: 'p', imgsz: 64, epochs: 2, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 3 };
+const PARAMS = { model: 'p', imgsz: 64, epochs: 2, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 3, ...SAME_ON_EVERY_HOST };
 const COUNT = 30;
 interface SdkLine {
   text: string;

@@ -40,9 +40,9 @@ beforeAll(async () => {
   m = await partsModel(t.app, token);
   const r = await call<TrainingData>(t.app, 'POST', `/api/models/${m.model.id}/trainings`, { params: QUICK }, { token });
   expect(r.code, r.message).toBe(0);
-  trained = await waitFor(t.app, token, m.model.id, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status), 110_000);
+  trained = await waitFor(t.app, token, m.model.id, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status), 240_000);
   expect(trained.status, trained.error ?? '').toBe('succeeded');
-}, 120_000);
+}, 250_000);
 afterAll(async () => {
   await t.close();
   fs.rmSync(work, { recursive: true, force: true });

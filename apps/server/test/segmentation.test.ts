@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Geometry, PackStatusData, TestResultsData, TestRunData, TrainingData } from '@loupe/contracts';
 import { call, startApp, type TestApp } from './helper.js';
 import { save } from './labeling-fixtures.js';
-import { detail, start, waitFor } from './training-fixtures.js';
+import { detail, SAME_ON_EVERY_HOST, start, waitFor } from './training-fixtures.js';
 import { downloader, unzip, waitForPack } from './delivery-fixtures.js';
 import { drawnOf, runImages, shapeImage, shapesModel, splitImages, testRun } from './task-fixtures.js';
 import { matchMasks } from '../src/services/testing/outcomes.js';
@@ -17,7 +17,7 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-segment-'));
 
-const PARAMS = { model: 'p', imgsz: 64, epochs: 4, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 5, optimizer: 'AdamW', lr0: 0.01 };
+const PARAMS = { model: 'p', imgsz: 64, epochs: 4, batch: 8, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 5, optimizer: 'AdamW', lr0: 0.01, ...SAME_ON_EVERY_HOST };
 const COUNT = 36;
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import type { Geometry, LabelData, ModelData, ModelType, TestImagesData, TestRun
 import { call } from './helper.js';
 import { newModel, send, uploadUrl } from './gallery-fixtures.js';
 import { save } from './labeling-fixtures.js';
-import { waitFor } from './training-fixtures.js';
+import { SAME_ON_EVERY_HOST, waitFor } from './training-fixtures.js';
 import { barImage, barOf, SHAPES, shapeImage, type Shape } from './shape-images.js';
 
 export { barImage, barOf, drawnOf, shapeImage, SHAPES, type Drawn, type Shape } from './shape-images.js';
@@ -64,7 +64,7 @@ export async function trainedBarsModel(app: FastifyInstance, token: string): Pro
     expect((await save(app, token, { model, images, labels: { bar } }, id, 0, [{ labelId: bar, geometry: g }])).code).toBe(0);
   }
   await splitImages(app, token, model.id, images, { train: [0, 16], valid: [16, 20], test: [20, 24] });
-  const r = await call<TrainingData>(app, 'POST', `/api/models/${model.id}/trainings`, { params: { model: 'p', imgsz: 64, epochs: 12, batch: 4, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 3, optimizer: 'AdamW', lr0: 0.01, val: false } }, { token });
+  const r = await call<TrainingData>(app, 'POST', `/api/models/${model.id}/trainings`, { params: { model: 'p', imgsz: 64, epochs: 12, batch: 4, mosaic: 0, workers: 0, warmup_epochs: 0, seed: 3, optimizer: 'AdamW', lr0: 0.01, val: false, ...SAME_ON_EVERY_HOST } }, { token });
   expect(r.code, r.message).toBe(0);
   expect(r.data).toMatchObject({ task: 'obb', rotated: true });
   const training = await waitFor(app, token, model.id, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status), 90_000);

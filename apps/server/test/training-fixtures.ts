@@ -7,6 +7,14 @@ import { save, studio, type Studio } from './labeling-fixtures.js';
 export const trainingsUrl = (modelId: number) => `/api/models/${modelId}/trainings`;
 export const trainingUrl = (modelId: number, id: number) => `/api/models/${modelId}/trainings/${id}`;
 
+/**
+ * What every training that a test needs to have learned states, so that it trains the same way on every host:
+ * float32 (amp=true trains in bfloat16 on a CPU with AMX and in float32 elsewhere, and the two reach different
+ * weights: issue 30's packs test found no box on an AMD EPYC without AMX), and one process whatever the core count
+ * (procs=0 chooses by the cores). Each such fixture also states its model size (auto follows the host) and a seed.
+ */
+export const SAME_ON_EVERY_HOST = { amp: false, procs: 1 } as const;
+
 /** The smallest run the engine has: pico model, 64 px, one epoch, no mosaic (4 images per batch). */
 export const TINY = { model: 'p', imgsz: 64, epochs: 1, batch: 4, mosaic: 0, workers: 0, warmup_epochs: 0 };
 
