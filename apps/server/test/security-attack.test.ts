@@ -159,3 +159,17 @@ describe('pretrained cannot load a file of the user’s choosing (issue 30 item 
     expect(fs.existsSync(marker)).toBe(false);
   }, 180_000);
 });
+
+describe('test settings cannot carry engine arguments (issue 30 item 1 audit)', () => {
+  it('drops keys beyond the test settings, which would land in the engine’s job spec beside its file paths', async () => {
+    const s = await trainedStudio(t.app, alice);
+    const settings = { conf: 0.3, out: '/tmp/loupe-evil.json', model: '/etc/passwd', spec: '/x', images: '../../..' };
+    const r = await call<{ id: number; settings: Record<string, unknown> }>(t.app, 'POST', `/api/models/${s.model.id}/tests`, { source: 'images', imageIds: [s.images[0]], settings }, { token: alice });
+    expect(r.code, r.message).toBe(0);
+    const known = ['agnostic', 'conf', 'half', 'iou', 'tta'];
+    expect(Object.keys(r.data.settings).sort()).toEqual(known);
+    expect(r.data.settings.conf).toBe(0.3);
+    const row = await t.app.deps.db.selectFrom('test_runs').select('settings').where('id', '=', r.data.id).executeTakeFirstOrThrow();
+    expect(Object.keys(JSON.parse(row.settings) as object).sort()).toEqual(known);
+  }, 120_000);
+});

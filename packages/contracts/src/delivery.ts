@@ -70,13 +70,18 @@ export const TestSettings = Type.Object({
    * costs one more inference; the exported model carries it too (engine/loupe_engine/tta.py).
    */
   tta: Type.Enum(TtaModes, { default: 'off' }),
-});
+  // Only these keys: the settings travel into the engine's job spec, whose other keys are file paths.
+}, { additionalProperties: false });
 export type TestSettings = Static<typeof TestSettings>;
 export const TestSettingsDefaults: TestSettings = { conf: 0.25, iou: 0.6, half: false, agnostic: false, tta: 'off' };
 
 /** Stored test settings (a JSON text), with the defaults of settings added since they were stored. */
 export function parseTestSettings(json: string): TestSettings {
-  return { ...TestSettingsDefaults, ...(JSON.parse(json) as Partial<TestSettings>) };
+  const stored = JSON.parse(json) as Partial<TestSettings>;
+  // The known keys only, whatever a row holds: the result is written into the engine's job spec.
+  const out: Record<string, unknown> = { ...TestSettingsDefaults };
+  for (const key of Object.keys(TestSettingsDefaults)) if (key in stored) out[key] = stored[key as keyof TestSettings];
+  return out as TestSettings;
 }
 
 /** Which images: the test split, or chosen images (e.g. ones uploaded for testing at /testImage). */
@@ -87,7 +92,8 @@ export const TestStartBody = Type.Object({
   trainingId: Type.Optional(Type.Integer({ minimum: 1 })),
   source: Type.Optional(Type.Enum(TestSources)),
   imageIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 10000 })),
-  settings: Type.Optional(Type.Partial(TestSettings)),
+  // No other keys (the server's validator drops them): the settings go into the engine's job spec.
+  settings: Type.Optional(Type.Partial(TestSettings, { additionalProperties: false })),
 });
 export type TestStartBody = Static<typeof TestStartBody>;
 
