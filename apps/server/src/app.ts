@@ -37,6 +37,7 @@ import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import { argon2Hasher } from './services/crypto.js';
 import type { Deps } from './services/deps.js';
 import { ensureFirstAdmin } from './services/admin.js';
+import { startSweeps } from './services/gallery/blob-cleanup.js';
 import { oidcService } from './services/oidc.js';
 import { authRoutes } from './routes/auth.js';
 import { registerRoutes } from './routes/register.js';
@@ -132,6 +133,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // preClose runs before the database closes: running engines are stopped and their trainings recorded.
   app.addHook('preClose', () => runner.close());
   await runner.start();
+  // Blob and temp files a crash left behind, now and every maintenance.sweepIntervalS (blob-cleanup.ts).
+  const stopSweeps = await startSweeps(deps);
+  app.addHook('preClose', () => stopSweeps());
   app.decorate('deps', deps);
   app.decorateRequest('auth', null);
 

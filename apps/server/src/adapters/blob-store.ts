@@ -17,6 +17,12 @@ export interface BlobStore {
   remove(sha: string): Promise<void>;
   /** A fresh path for a temp file on the same file system as the store (so putFile is a rename). */
   tempPath(): string;
+  /** When the file was written or last stored again (ms), or null when there is none. */
+  mtimeOf(sha: string): number | null;
+  /** Every blob file, for the orphan sweep. */
+  entries(): AsyncIterable<{ sha: string; mtimeMs: number }>;
+  /** Temp files (uploads in progress, or left by a crash). */
+  tempFiles(): Promise<{ path: string; mtimeMs: number }[]>;
 }
 
 const SHA = /^[0-9a-f]{64}$/;
@@ -32,7 +38,12 @@ export function fsBlobStore(root: string): BlobStore {
   const folders = new Set<string>();
   async function place(sha: string, write: (target: string) => Promise<void>): Promise<boolean> {
     const target = pathOf(sha);
-    if (fs.existsSync(target)) return false;
+    if (fs.existsSync(target)) {
+      // Stored again: young once more, so the orphan sweep's grace period counts from now.
+      const now = new Date();
+      await fs.promises.utimes(target, now, now).catch(() => undefined);
+      return false;
+    }
     const dir = path.dirname(target);
     if (!folders.has(dir)) {
       await fs.promises.mkdir(dir, { recursive: true });
@@ -58,5 +69,32 @@ export function fsBlobStore(root: string): BlobStore {
     read: (sha) => fs.createReadStream(pathOf(sha)),
     remove: (sha) => fs.promises.rm(pathOf(sha), { force: true }),
     tempPath: () => path.join(tmp, randomBytes(12).toString('hex')),
+    mtimeOf: (sha) => {
+      try {
+        return fs.statSync(pathOf(sha)).mtimeMs;
+      } catch {
+        return null;
+      }
+    },
+    async *entries() {
+      const shards = await fs.promises.readdir(root, { withFileTypes: true });
+      for (const shard of shards) {
+        if (!shard.isDirectory() || !/^[0-9a-f]{2}$/.test(shard.name)) continue;
+        for (const name of await fs.promises.readdir(path.join(root, shard.name))) {
+          if (!SHA.test(name) || name.slice(0, 2) !== shard.name) continue;
+          const st = await fs.promises.stat(path.join(root, shard.name, name)).catch(() => null);
+          if (st?.isFile()) yield { sha: name, mtimeMs: st.mtimeMs };
+        }
+      }
+    },
+    async tempFiles() {
+      const out: { path: string; mtimeMs: number }[] = [];
+      for (const name of await fs.promises.readdir(tmp).catch(() => [] as string[])) {
+        const p = path.join(tmp, name);
+        const st = await fs.promises.stat(p).catch(() => null);
+        if (st?.isFile()) out.push({ path: p, mtimeMs: st.mtimeMs });
+      }
+      return out;
+    },
   };
 }

@@ -143,14 +143,15 @@ export function imagesRepo(db: Kysely<DB>) {
       return n;
     },
     /**
-     * Deletes rows (annotations cascade) inside the caller's transaction and answers the blob keys they held and
+     * Deletes rows (annotations cascade) inside the caller's transaction and answers the blob keys they held (per
+     * image: original, thumbnail) and
      * how many of them were labeled (so the caller knows whether training data changed).
      */
-    async remove(d: Kysely<DB>, modelId: number, ids: number[]): Promise<{ deleted: number; labeled: number; shas: string[] }> {
+    async remove(d: Kysely<DB>, modelId: number, ids: number[]): Promise<{ deleted: number; labeled: number; shas: string[][] }> {
       const rows = await d.selectFrom('images').select(['id', 'sha256', 'thumb_sha', 'labeled']).where('model_id', '=', modelId).where('id', 'in', ids).execute();
       if (rows.length === 0) return { deleted: 0, labeled: 0, shas: [] };
       await d.deleteFrom('images').where('id', 'in', rows.map((r) => r.id)).execute();
-      return { deleted: rows.length, labeled: rows.filter((r) => r.labeled === 1).length, shas: rows.flatMap((r) => [r.sha256, r.thumb_sha]) };
+      return { deleted: rows.length, labeled: rows.filter((r) => r.labeled === 1).length, shas: rows.map((r) => [r.sha256, r.thumb_sha]) };
     },
     /** Sets or clears a classification image's label; labeled follows (annotations also count). */
     async setClass(d: Kysely<DB>, modelId: number, id: number, labelId: number | null): Promise<void> {
@@ -165,25 +166,8 @@ export function imagesRepo(db: Kysely<DB>) {
         .execute();
     },
     blobsOfModel: async (modelId: number) =>
-      (await db.selectFrom('images').select(['sha256', 'thumb_sha']).where('model_id', '=', modelId).execute()).flatMap((r) => [r.sha256, r.thumb_sha]),
-    /** Of the given blob keys, those no image row (any model, any account) and no training snapshot refers to any more. */
-    async unreferenced(shas: string[]): Promise<string[]> {
-      const unique = [...new Set(shas)];
-      const used = new Set<string>();
-      for (let i = 0; i < unique.length; i += 400) {
-        const part = unique.slice(i, i + 400);
-        const rows = await db
-          .selectFrom('images')
-          .select(['sha256', 'thumb_sha'])
-          .where((eb) => eb.or([eb('sha256', 'in', part), eb('thumb_sha', 'in', part)]))
-          .execute();
-        for (const r of rows) used.add(r.sha256).add(r.thumb_sha);
-        // A training snapshot keeps the bytes it trains on after its gallery image is deleted.
-        const frozen = await db.selectFrom('snapshot_blobs').select('sha256').distinct().where('sha256', 'in', part).execute();
-        for (const r of frozen) used.add(r.sha256);
-      }
-      return unique.filter((s) => !used.has(s));
-    },
+      (await db.selectFrom('images').select(['sha256', 'thumb_sha']).where('model_id', '=', modelId).execute()).map((r) => [r.sha256, r.thumb_sha]),
   };
 }
 export type ImagesRepo = ReturnType<typeof imagesRepo>;
+    /** Each image's blob keys: [original, thumbnail] (services/gallery/blob-cleanup.ts groups them so). */

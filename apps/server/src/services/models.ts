@@ -148,13 +148,7 @@ export async function deleteModel(deps: Deps, user: User, modelId: number): Prom
   const shas = await deps.images.blobsOfModel(modelId);
   const left = await outputsOfModel(deps, modelId);
   await deps.models.remove(user.id, modelId);
-  await removeBlobsIfUnused(deps, [...shas, ...left.frozen]);
-  // Content-addressed: identical bytes elsewhere would share a key, so each is kept while another row names it.
-  for (const sha of new Set(left.outputs)) {
-    const manifest = await deps.db.selectFrom('dataset_snapshots').select('id').where('manifest_sha', '=', sha).executeTakeFirst();
-    const pack = await deps.db.selectFrom('model_packs').select('id').where('artifact_sha', '=', sha).executeTakeFirst();
-    const artifact = await deps.db.selectFrom('trainings').select('id').where('artifacts', 'like', `%${sha}%`).executeTakeFirst();
-    if (!manifest && !pack && !artifact) await deps.blobs.remove(sha);
-  }
+  // Content-addressed: identical bytes elsewhere share a key, so each is kept while another row names it.
+  await removeBlobsIfUnused(deps, [...shas, ...left.frozen, ...left.outputs]);
   for (const id of left.trainingIds) await removeTrainingDir(deps, id);
 }

@@ -9,7 +9,7 @@ import type { Deps } from '../deps.js';
 import { ensureLabels } from '../labels.js';
 import { checkImage, isRefusal, type Checked, type Refusal } from './check.js';
 import { receiveFiles, type ReceivedFile } from './receive.js';
-import { removeBlobsIfUnused } from './blob-cleanup.js';
+import { blobClaims, removeBlobsIfUnused } from './blob-cleanup.js';
 
 export type UploadMode = 'images' | 'folders';
 
@@ -35,12 +35,16 @@ function folderOf(name: string): { folder: string } | Refusal {
 export async function uploadImages(deps: Deps, model: Model, req: FastifyRequest, mode: UploadMode, lang: Language): Promise<UploadData> {
   if (mode === 'folders' && model.type !== 'classification') fail('wrongModelType');
   const written: string[] = [];
+  // Each image's key is claimed before its file is stored, so that a delete of the same bytes (any account)
+  // cannot remove the file before this request's rows commit (blob-cleanup.ts).
+  const claims = blobClaims(deps);
   const checks: Promise<Checked | Refusal>[] = [];
   const names: string[] = [];
   const inFlight = new Set<Promise<unknown>>();
   try {
     await receiveFiles(deps, req, 'files', async (file: ReceivedFile) => {
       names.push(file.name);
+      if (!file.tooLarge && file.bytes > 0) await claims.add(file.sha);
       const check = checkImage(deps, model.id, file, written);
       checks.push(check);
       const settled = check.catch(() => undefined).finally(() => inFlight.delete(settled));
@@ -49,10 +53,14 @@ export async function uploadImages(deps: Deps, model: Model, req: FastifyRequest
     });
     const outcomes = await Promise.all(checks);
     if (outcomes.length === 0) fail('uploadFailed');
-    return await store(deps, model, mode, names, outcomes, lang);
+    return await store(deps, model, mode, names, outcomes, lang, claims);
   } catch (e) {
-    await Promise.allSettled(checks);
-    await Promise.all(written.map((sha) => deps.blobs.remove(sha)));
+    const settled = await Promise.allSettled(checks);
+    await claims.release();
+    // Only what no row names: another upload of the same bytes may have committed meanwhile.
+    const stored = settled.flatMap((r) => (r.status === 'fulfilled' && !isRefusal(r.value) ? [[r.value.file.sha, r.value.thumbSha]] : []));
+    const grouped = new Set(stored.flat());
+    await removeBlobsIfUnused(deps, [...stored, ...written.filter((sha) => !grouped.has(sha))]);
     if (e instanceof AppError) throw e;
     deps.log.error(e, 'upload failed');
     fail('uploadFailed');
@@ -66,6 +74,7 @@ async function store(
   names: string[],
   outcomes: (Checked | Refusal)[],
   lang: Language,
+  claims: ReturnType<typeof blobClaims>,
 ): Promise<UploadData> {
   const refuse = (name: string, r: Refusal, folder = false): UploadResult => {
     const def = new AppError(r.key, r.vars);
@@ -134,8 +143,9 @@ async function store(
     // Classified images are new training data; unlabeled ones are not until someone labels them.
     if (classified > 0) await deps.models.bumpDataVersion(trx, model.id);
   });
+  await claims.release();
   // Files refused after their blobs were stored (duplicates, folder problems) must not leave files behind.
-  const stored = outcomes.flatMap((o, i) => (!isRefusal(o) && results[i]!.status === 'refused' ? [o.file.sha, o.thumbSha] : []));
+  const stored = outcomes.flatMap((o, i) => (!isRefusal(o) && results[i]!.status === 'refused' ? [[o.file.sha, o.thumbSha]] : []));
   if (stored.length > 0) await removeBlobsIfUnused(deps, stored);
   const accepted = results.filter((r) => r.status === 'accepted').length;
   return { accepted, refused: results.length - accepted, results };
