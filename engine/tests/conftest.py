@@ -18,10 +18,11 @@ def engine_env():
     return {**os.environ, "PYTHONPATH": os.path.abspath(ENGINE), "OMP_WAIT_POLICY": "PASSIVE"}
 
 
-def run_engine(*args, check=True):
-    """Run the CLI as the runner would; returns (returncode, events, stderr)."""
+def run_engine(*args, check=True, env=None):
+    """Run the CLI as the runner would (`env`: variables added to the engine's); returns (returncode, events,
+    stderr)."""
     p = subprocess.run([sys.executable, "-m", "loupe_engine", *map(str, args)], capture_output=True, text=True,
-                       env=engine_env(), timeout=300)
+                       env={**engine_env(), **(env or {})}, timeout=300)
     events = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
     if check and p.returncode != 0:
         raise AssertionError(f"engine exited {p.returncode}: {p.stderr[-2000:]}")
@@ -56,3 +57,22 @@ def det_run(det_data, tmp_path_factory):
                                    f"{det_data}/val.json", "--images", f"{det_data}/images", "--out", out,
                                    *FAST, "--set", "epochs=2")
     return out, events, err
+
+
+def check_half_on_cpu(model, data, images, tmp_path, *extra):
+    """`test --half` on a CPU (loupe_engine/half.py): float32, said in the log and in the summary's dtype, and the
+    same results as without --half."""
+    import torch
+    from inproc import run
+    if torch.cuda.is_available():
+        pytest.skip("on CUDA --half is float16")
+    outs = []
+    for flag in ((), ("--half",)):
+        out = tmp_path / f"half{len(flag)}.json"
+        _, events, err = run("test", "--model", model, "--data", data, "--images", images, "--out", out, *extra,
+                             *flag)
+        assert events[-1]["summary"]["dtype"] == "float32"
+        assert ("--half needs CUDA" in err) == bool(flag)
+        with open(out) as f:
+            outs.append(json.load(f))
+    assert outs[0] and outs[0] == outs[1]

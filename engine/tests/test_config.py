@@ -2,7 +2,7 @@ import pytest
 import torch
 
 from loupe_engine import config
-from loupe_engine.cpu import has_amx
+from loupe_engine.cpu import FLAGS_ENV, has_amx
 from loupe_engine.events import EngineError
 
 
@@ -62,3 +62,13 @@ def test_auto_model_follows_the_hardware():
     assert config.validate({"model": "auto"}).model == ("n" if has_amx() else "p")
     assert config.validate({"model": "auto", "amp": False}).model == "p"
     assert config.validate({"model": "p"}).model == "p"
+
+
+def test_auto_model_on_a_cpu_with_amx_hidden_or_pretended(monkeypatch):
+    if torch.cuda.is_available():
+        pytest.skip("the CPU branches of validate() need a machine without CUDA")
+    monkeypatch.setenv(FLAGS_ENV, "+amx_bf16")
+    assert config.validate({"model": "auto"}).model == "n"
+    assert config.validate({"model": "auto", "amp": False}).model == "p"
+    monkeypatch.setenv(FLAGS_ENV, "-amx_bf16")
+    assert config.validate({"model": "auto"}).model == "p"

@@ -4,7 +4,11 @@ import os
 import subprocess
 import sys
 
-from loupe_engine.cpu import AVX512_FLAGS, cpu_flags, has_amx, kernel_env, trains_bf16
+import pytest
+
+from loupe_engine.cpu import (AVX512_FLAGS, FLAGS_ENV, cpu_flags, edit_flags, hardware_flags, has_amx, kernel_env,
+                              trains_bf16)
+from loupe_engine.events import EngineError
 
 SAPPHIRE_RAPIDS = AVX512_FLAGS | {"avx2", "amx_bf16", "amx_tile"}
 
@@ -49,3 +53,26 @@ def test_bfloat16_training_needs_amp_and_amx():
     assert trains_bf16(True, frozenset({"amx_bf16", "avx512f"}))
     assert not trains_bf16(False, frozenset({"amx_bf16"}))
     assert not trains_bf16(True, frozenset({"avx512f", "avx512_bf16"}))
+
+
+def test_loupe_cpu_flags_hides_or_pretends_a_flag():
+    host = frozenset({"avx2", "fma", "amx_bf16", "amx_tile"})
+    assert edit_flags(host, "-amx_bf16,-amx_tile") == {"avx2", "fma"}
+    assert edit_flags(host, " -amx_bf16  +avx512_bf16 ") == {"avx2", "fma", "amx_tile", "avx512_bf16"}
+    assert edit_flags(host, "") == host and edit_flags(host, None) == host
+    for bad in ("amx_bf16", "+", "-amx_bf16 x"):
+        with pytest.raises(EngineError, match="LOUPE_CPU_FLAGS"):
+            edit_flags(host, bad)
+
+
+def test_loupe_cpu_flags_decides_the_precision_whatever_the_host():
+    assert has_amx(cpu_flags({FLAGS_ENV: "+amx_bf16"}))
+    assert not has_amx(cpu_flags({FLAGS_ENV: "-amx_bf16"}))
+    assert cpu_flags({}) == hardware_flags()
+
+
+def test_a_pretended_flag_never_reaches_the_kernels():
+    # torch would run AVX-512 instructions on a CPU without them: only the hardware's flags, less hidden ones, count
+    pretend = " ".join("+" + f for f in AVX512_FLAGS)
+    assert kernel_env(environ={FLAGS_ENV: pretend}) == kernel_env(environ={})
+    assert kernel_env(environ={FLAGS_ENV: "-avx512f"}) == {}
