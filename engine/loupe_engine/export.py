@@ -87,9 +87,11 @@ class Candidates(torch.nn.Module):
 
 def input_size(width, height, imgsz):
     """Camera resolution -> model input: the long side becomes imgsz (the scale the model was trained at),
-    each side rounded up to a multiple of the largest stride (32)."""
-    r = imgsz / max(width, height)
-    return int(math.ceil(width * r / 32) * 32), int(math.ceil(height * r / 32) * 32)
+    each side rounded up to a multiple of the largest stride (32). In integers: with the scale as a float,
+    200x200 at 224 px gave ceil(200 * 1.12 / 32) = ceil(7.000000000000001) = 8, a 256x256 graph (1.3x the pixels
+    at a scale the model never saw)."""
+    side = max(width, height)
+    return tuple(-(-int(v) * imgsz // (side * 32)) * 32 for v in (width, height))
 
 
 def _varint(n):
