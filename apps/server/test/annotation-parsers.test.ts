@@ -75,6 +75,13 @@ const cases: Case[] = [
     code: Errors.annotationTooDeep.code,
     message: 'The annotation file "a.xml" is nested more than 32 levels deep.',
   },
+  {
+    name: 'JSON nested 200,000 levels deep',
+    entries: [{ path: 'deep.json', data: `{"shapes":${'['.repeat(200_000)}${']'.repeat(200_000)},"imagePath":"a.jpg"}` }],
+    code: Errors.annotationTooDeep.code,
+    message: 'The annotation file "deep.json" is nested more than 32 levels deep.',
+  },
+  { name: 'JSON that is not JSON', entries: [{ path: 'x.json', data: '{"shapes": [' }], code: Errors.annotationInvalid.code, message: 'The annotation file "x.json" cannot be read.' },
   { name: 'VOC a coordinate that is not a number', entries: [{ path: 'a.xml', data: voc(box('1', 'abc', '30', '40')) }], code: Errors.annotationBadField.code, message: field('a.xml', 'object[0].bndbox') },
   { name: 'VOC an empty coordinate', entries: [{ path: 'a.xml', data: voc(box('1', '', '30', '40')) }], code: Errors.annotationBadField.code, message: field('a.xml', 'object[0].bndbox') },
   { name: 'VOC a negative size', entries: [{ path: 'a.xml', data: voc(box('30', '2', '1', '40')) }], code: Errors.annotationBadField.code, message: field('a.xml', 'object[0].bndbox') },

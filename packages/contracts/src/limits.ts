@@ -59,13 +59,13 @@ export const Limits = {
   /** Files in one multipart upload (the web client sends folders in batches far below this). */
   uploadMaxFiles: 10_000,
   /**
-   * One annotation file read from a ZIP (inflated bytes, counted as they come): 8 MB of JSON parses in well
-   * under 200 ms, so no parse holds the event loop longer; XML is parsed on a worker thread.
+   * One annotation file read from a ZIP (inflated bytes, counted as they come). JSON and XML are parsed on a
+   * worker thread; this bounds what one file costs in memory and what comes back to the event loop.
    */
   annotationFileMaxBytes: 8 * 1024 * 1024,
   /** All annotation files of one ZIP together, as inflated (they are held in memory while parsed). */
   annotationFilesMaxBytes: 128 * 1024 * 1024,
-  /** XML nesting in an annotation file (VOC needs 4). */
+  /** Nesting in an annotation file (VOC needs 4 levels, COCO and LabelMe 5). */
   annotationMaxDepth: 32,
   imageListPageSize: 50,
   imageListPageMax: 200,

@@ -1,6 +1,6 @@
 import { LabelingLimits, type Geometry } from '@loupe/contracts';
 import type { ZipText } from './zip-read.js';
-import { badField, baseName, boundsOf, breathe, isCoord, isObject, round, toExportable, tooManyPoints, validGeometry, type Parsed, type Writer } from './types.js';
+import { badField, baseName, boundsOf, breathe, isCoord, isList, isObject, round, toExportable, tooManyPoints, validGeometry, type Parsed, type Writer } from './types.js';
 
 interface CocoFile {
   images: unknown[];
@@ -57,8 +57,8 @@ export async function parseCoco(entry: string, coco: CocoFile, out: Parsed): Pro
     }
     let geometry: Geometry | null = null;
     const seg = a.segmentation;
-    if (Array.isArray(seg) && Array.isArray(seg[0]) && seg[0].length >= 6) {
-      const flat = seg[0] as unknown[];
+    if (Array.isArray(seg) && isList(seg[0]) && seg[0].length >= 6) {
+      const flat = seg[0];
       if (flat.length > 2 * maxPoints) {
         tooManyPoints(out, entry, maxPoints);
         continue;

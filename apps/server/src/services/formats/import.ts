@@ -7,7 +7,7 @@ import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 import { ensureLabels } from '../labels.js';
 import { receiveFiles } from '../gallery/receive.js';
-import { parseXml } from '../gallery/workers.js';
+import { parseJson, parseXml } from '../gallery/workers.js';
 import { readZip } from './zip-read.js';
 import { isCoco, parseCoco } from './coco.js';
 import { isLabelMe, parseLabelMe } from './labelme.js';
@@ -74,14 +74,13 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
       }
       await parseVoc(e.path, xml.doc, parsed);
     } else if (/\.json$/i.test(e.path)) {
-      // Bounded (Limits.annotationFileMaxBytes) so that this parse stays well under 200 ms.
-      let json: unknown;
-      try {
-        json = JSON.parse(e.data.toString('utf8'));
-      } catch {
-        parsed.problems.push({ entry: e.path, key: 'annotationInvalid', vars: { entry: e.path } });
+      const parsedJson = await parseJson(e.data, Limits.annotationMaxDepth).catch(() => ({ error: 'invalid' as const }));
+      if ('error' in parsedJson) {
+        if (parsedJson.error === 'deep') parsed.problems.push({ entry: e.path, key: 'annotationTooDeep', vars: { entry: e.path, max: Limits.annotationMaxDepth } });
+        else parsed.problems.push({ entry: e.path, key: 'annotationInvalid', vars: { entry: e.path } });
         continue;
       }
+      const json = parsedJson.doc;
       if (isCoco(json)) {
         counts.coco += 1;
         await parseCoco(e.path, json, parsed);

@@ -92,6 +92,9 @@ export function validGeometry(g: Geometry): boolean {
 
 export const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
 
+/** A JSON list that may hold numbers: long ones arrive from the parse worker as Float64Arrays. */
+export const isList = (v: unknown): v is ArrayLike<unknown> & { every(f: (x: unknown) => boolean): boolean } => Array.isArray(v) || v instanceof Float64Array;
+
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
