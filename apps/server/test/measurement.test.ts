@@ -11,7 +11,7 @@ import {
   MeasureFields,
   type CalibrationData,
   type Geometry,
-  type GoldenData,
+  type GoldenJobData,
   type LabelData,
   type MeasurementImagesData,
   type ObjectMeasure,
@@ -44,6 +44,21 @@ afterAll(async () => {
   await t.close();
   fs.rmSync(work, { recursive: true, force: true });
 });
+
+/** Polls a golden-sample job until it ends; it must succeed. */
+async function goldenDone(modelId: number, jobId: number): Promise<GoldenJobData> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const r = await call<GoldenJobData>(t.app, 'GET', `/api/models/${modelId}/measurement/golden/${jobId}`, undefined, { token });
+    expect(r.code, r.message).toBe(0);
+    if (!['queued', 'running'].includes(r.data.status)) {
+      expect(r.data.status, r.data.error ?? '').toBe('succeeded');
+      return r.data;
+    }
+    if (Date.now() > deadline) throw new Error(`golden job ${jobId} stuck in ${r.data.status}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
 
 /** The engine's `measure` command on a COCO file (no model: it measures the labels), with tolerances. */
 async function engineMeasure(coco: object, tolerances?: object, mmPerPx?: number) {
@@ -280,8 +295,11 @@ describe('a MEASURE model of polygons: a segmenter whose instances are measured'
   }, 40_000);
 
   it('proposes tolerances from golden samples measured by the engine, and judges the run with them', async () => {
-    const golden = await call<GoldenData>(t.app, 'POST', `/api/models/${m.model.id}/measurement/golden`, { imageIds: m.images.slice(0, 24), marginPct: 10 }, { token });
-    expect(golden.code, golden.message).toBe(0);
+    // A job: the request answers at once with its id, the proposal comes with the job's end.
+    const queued = await call<GoldenJobData>(t.app, 'POST', `/api/models/${m.model.id}/measurement/golden`, { imageIds: m.images.slice(0, 24), marginPct: 10 }, { token });
+    expect(queued.code, queued.message).toBe(0);
+    expect(queued.data).toMatchObject({ status: 'queued', result: null, error: null });
+    const golden = { data: (await goldenDone(m.model.id, queued.data.jobId)).result! };
     expect(golden.data).toMatchObject({ images: 24, objects: 24, unit: 'px' });
     const disc = golden.data.stats.find((s) => s.labelId === m.labels.disc)!;
     // Discs are drawn 20 to 30 px across: the engine's polygon major axis sees that.

@@ -158,6 +158,7 @@ export const Errors = {
   ceilingMemory: def(40053, 400, 'ceilingMemory'),
   ceilingServer: def(40054, 400, 'ceilingServer'),
   ceilingPlanHours: def(40055, 400, 'ceilingPlanHours'),
+  goldenInProgress: def(40056, 409, 'goldenInProgress'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof Errors;

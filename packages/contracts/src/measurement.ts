@@ -17,10 +17,13 @@ export const MeasurementPaths = {
   /** GET → TolerancesData. PUT Tolerances → TolerancesData. DELETE → TolerancesData (none: nothing is judged). */
   tolerances: '/api/models/:modelId/measurement/tolerances',
   /**
-   * POST GoldenBody → GoldenData: measures the labels of chosen labeled images (the engine's `measure` without
-   * a model) and proposes tolerances from them, in the current unit. Nothing is saved.
+   * POST GoldenBody → GoldenJobData, at once: measuring the labels of chosen labeled images (the engine's
+   * `measure` without a model) is a job of the one job system, stopped past the server's time limit. Its result
+   * proposes tolerances in the current unit; nothing is saved.
    */
   golden: '/api/models/:modelId/measurement/golden',
+  /** GET → GoldenJobData: poll until `succeeded` (result) or `failed` (error, in the user's language). */
+  goldenJob: '/api/models/:modelId/measurement/golden/:jobId',
   /** GET ?verdict=all|ok|ng&page&pageSize → MeasurementImagesData: a MEASURE run's images, measured and judged. */
   results: '/api/models/:modelId/tests/:testId/measurements',
 } as const;
@@ -245,6 +248,19 @@ export const GoldenData = Type.Object({
   proposal: Tolerances,
 });
 export type GoldenData = Static<typeof GoldenData>;
+
+export const GoldenJobParams = Type.Object({ modelId: Type.Integer({ minimum: 1 }), jobId: Type.Integer({ minimum: 1 }) });
+export type GoldenJobParams = Static<typeof GoldenJobParams>;
+export const GoldenJobStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type GoldenJobStatus = (typeof GoldenJobStatuses)[number];
+/** A golden-sample measurement job: its state, then its proposal (succeeded) or why it failed. */
+export const GoldenJobData = Type.Object({
+  jobId: Type.Integer(),
+  status: Type.Enum(GoldenJobStatuses),
+  result: Type.Union([GoldenData, Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+export type GoldenJobData = Static<typeof GoldenJobData>;
 
 const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;
 

@@ -374,6 +374,14 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('images').addColumn('no_class', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       },
     },
+    '0008_fair_use_golden': {
+      async up(db: Kysely<unknown>) {
+        // A job's answer when it has no table of its own (a golden-sample proposal, contracts' GoldenJobData).
+        await db.schema.alterTable('jobs').addColumn('result', 'text').execute();
+        // Fair use: an account's active jobs are counted on every queueing, and its running ones on every claim.
+        await db.schema.createIndex('jobs_owner_idx').on('jobs').columns(['owner_id', 'state', 'started_at']).execute();
+      },
+    },
     '0010_lockout_blob_guards': {
       async up(db: Kysely<unknown>) {
         // Failed sign-ins per (account, address), and per account with address '' (services/lockout.ts).

@@ -191,7 +191,7 @@ export interface TestPredictionsTable {
   created_at: Millis;
 }
 
-export type JobKind = 'training' | 'test' | 'export';
+export type JobKind = 'training' | 'test' | 'export' | 'golden';
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Durable work for the runner (payload/progress/error as JSON text). */
@@ -211,6 +211,8 @@ export interface JobsTable {
   started_at: Millis | null;
   finished_at: Millis | null;
   heartbeat_at: Millis | null;
+  /** JSON answer of a job whose subject has no table (golden: GoldenData); null until it succeeds. */
+  result: string | null;
 }
 
 /** An immutable training dataset: the manifest blob never changes once written. */

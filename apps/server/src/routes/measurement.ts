@@ -3,7 +3,8 @@ import {
   CalibrationBody,
   CalibrationData,
   GoldenBody,
-  GoldenData,
+  GoldenJobData,
+  GoldenJobParams,
   MeasurementImagesData,
   MeasurementImagesQuery,
   MeasurementPaths,
@@ -14,10 +15,10 @@ import {
 } from '@loupe/contracts';
 import { ok, responses } from '../http/envelope.js';
 import { requireUser, userOf } from '../http/auth-hooks.js';
-import { pickLanguage } from '../i18n.js';
+import { pickLanguage, withFailuresIn } from '../i18n.js';
 import type { Deps } from '../services/deps.js';
 import { ownModel } from '../services/models.js';
-import { goldenProposal } from '../services/measurement/golden.js';
+import { goldenJob, queueGolden } from '../services/measurement/golden.js';
 import { measurementResults } from '../services/measurement/results.js';
 import { deleteCalibration, deleteTolerances, getCalibration, getTolerances, putCalibration, putTolerances } from '../services/measurement/settings.js';
 
@@ -40,8 +41,12 @@ export function measurementRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     );
     app.delete(MeasurementPaths.tolerances, { schema: tolerances, preHandler }, async (req) => ok(await deleteTolerances(deps, await model(req))));
 
-    app.post(MeasurementPaths.golden, { schema: { tags, params: ModelParams, body: GoldenBody, response: responses(GoldenData) }, preHandler }, async (req) =>
-      ok(await goldenProposal(deps, await model(req), req.body)),
+    // A job (issue 30): the request queues it and answers at once; the client polls goldenJob.
+    app.post(MeasurementPaths.golden, { schema: { tags, params: ModelParams, body: GoldenBody, response: responses(GoldenJobData) }, preHandler }, async (req) =>
+      ok(withFailuresIn(await queueGolden(deps, userOf(req), await model(req), req.body), pickLanguage(req.headers.language))),
+    );
+    app.get(MeasurementPaths.goldenJob, { schema: { tags, params: GoldenJobParams, response: responses(GoldenJobData) }, preHandler }, async (req) =>
+      ok(withFailuresIn(await goldenJob(deps, await model(req), req.params.jobId), pickLanguage(req.headers.language))),
     );
     app.get(MeasurementPaths.results, { schema: { tags, params: TestParamsPath, querystring: MeasurementImagesQuery, response: responses(MeasurementImagesData) }, preHandler }, async (req) =>
       ok(await measurementResults(deps, await model(req), req.params.testId, req.query)),

@@ -1,8 +1,10 @@
+import { failure } from '@loupe/contracts';
 import type { Job, JobKind } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
 import { packsRepo } from '../db/packs.js';
 import { PACK_SHUTDOWN_REASON, setPackStatus } from '../services/delivery/packs.js';
 import { failTraining } from '../services/training/resume.js';
+import { finishGolden, runGoldenJob } from '../services/measurement/golden.js';
 import { setTestStatus, TEST_SHUTDOWN_REASON } from '../services/testing/state.js';
 import { runExportJob } from './export-job.js';
 import { runTestJob } from './test-job.js';
@@ -52,9 +54,18 @@ const exportPack: JobHandler = {
   },
 };
 
+const golden: JobHandler = {
+  run: runGoldenJob,
+  async fail(deps, job, reason) {
+    await finishGolden(deps, job.id, { error: reason === SHUTDOWN_REASON ? failure('stopped') : reason });
+  },
+  timeoutS: async (deps) => deps.config.fairUse.goldenTimeoutS,
+};
+
 /** One handler per job kind; the runner dispatches on jobs.kind. */
 export const JOB_HANDLERS: Partial<Record<JobKind, JobHandler>> = {
   training,
   test,
   export: exportPack,
+  golden,
 };

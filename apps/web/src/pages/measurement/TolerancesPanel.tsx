@@ -7,7 +7,7 @@ import { useTranslation } from '@/i18n';
 import { useLabels } from '@/pages/gallery/galleryApi';
 import { unitOf } from './units';
 import { fromForm, previewVerdicts, toForm, type ToleranceFormValues } from './toleranceForm';
-import { useCalibration, useGolden, useMeasurements, useModelImages, useToleranceMutations, useTolerances } from './measurementApi';
+import { GoldenFailed, useCalibration, useGolden, useMeasurements, useModelImages, useToleranceMutations, useTolerances } from './measurementApi';
 
 type Bounds = { min: number | null; max: number | null };
 
@@ -45,6 +45,7 @@ export function TolerancesPanel({ modelId, testId }: { modelId: string; testId?:
   const [chosen, setChosen] = useState<number[]>([]);
   const [margin, setMargin] = useState<number | null>(5);
   const [done, setDone] = useState(false);
+  const [goldenError, setGoldenError] = useState<string | null>(null);
 
   useEffect(() => {
     if (saved.data && labels.data) setForm(toForm(saved.data.tolerances, labelIds));
@@ -69,12 +70,15 @@ export function TolerancesPanel({ modelId, testId }: { modelId: string; testId?:
   };
 
   const propose = async () => {
+    setGoldenError(null);
     try {
       const g = await golden.mutateAsync({ imageIds: chosen, marginPct: margin ?? 0 });
       setForm(toForm(g.proposal, labelIds));
       setDone(false);
     } catch (e) {
-      showError(e);
+      // The measuring job failed (its reason from the server); a refused request shows as any other.
+      if (e instanceof GoldenFailed) setGoldenError(e.message || t('golden.failed'));
+      else showError(e);
     }
   };
 
@@ -107,7 +111,9 @@ export function TolerancesPanel({ modelId, testId }: { modelId: string; testId?:
               {t('golden.propose')}
             </Button>
           </Space>
-          {golden.data && (
+          {golden.isPending && <Typography.Text type="secondary">{t('golden.measuring')}</Typography.Text>}
+          {goldenError && <Alert type="error" showIcon message={goldenError} data-testid="golden-error" />}
+          {golden.data && !goldenError && (
             <Typography.Text data-testid="golden-result" data-objects={golden.data.objects}>
               {t('golden.result', { images: golden.data.images, objects: golden.data.objects })}
             </Typography.Text>

@@ -6,6 +6,7 @@ import {
   type CalibrationData,
   type GoldenBody,
   type GoldenData,
+  type GoldenJobData,
   type ImageListData,
   type MeasurementImagesData,
   type MeasurementImagesQuery,
@@ -49,8 +50,29 @@ export function useToleranceMutations(modelId: string) {
   return { save, remove };
 }
 
+/** A golden-sample job that ended without a proposal; the message is the server's reason, in the user's language. */
+export class GoldenFailed extends Error {}
+
+/** How often a queued or running golden job is asked about. */
+export const GOLDEN_POLL_MS = 500;
+
+/**
+ * Golden samples are a job (issue 30): POST queues it and answers at once with its id; this polls the job until
+ * it ends and answers its proposal, or throws GoldenFailed with the reason (stopped past the time limit, ...).
+ */
+export async function measureGolden(modelId: string, body: GoldenBody, pollMs = GOLDEN_POLL_MS): Promise<GoldenData> {
+  let job = await api.post<GoldenJobData>(pathOf(MeasurementPaths.golden, { modelId }), body);
+  while (job.status === 'queued' || job.status === 'running') {
+    await new Promise((r) => setTimeout(r, pollMs));
+    job = await api.get<GoldenJobData>(pathOf(MeasurementPaths.goldenJob, { modelId, jobId: job.jobId }));
+  }
+  if (job.status !== 'succeeded' || !job.result) throw new GoldenFailed(job.error ?? '');
+  return job.result;
+}
+
+/** Pending from the request until the job has ended (queued behind other jobs included). */
 export function useGolden(modelId: string) {
-  return useMutation({ mutationFn: (body: GoldenBody) => api.post<GoldenData>(pathOf(MeasurementPaths.golden, { modelId }), body) });
+  return useMutation({ mutationFn: (body: GoldenBody) => measureGolden(modelId, body) });
 }
 
 export function useMeasurements(modelId: string, testId: number | undefined, query: MeasurementImagesQuery) {
