@@ -120,7 +120,7 @@ describe('job slots are shared fairly between accounts (issue 30 item 5)', () =>
     expect(again.code, again.message).toBe(0);
     for (const [token, m, id] of [[a, m1, one.data.id], [a, m3, again.data.id], [b, mb, other.data.id]] as const) await stop(t.app, token, m.model.id, id);
     await waitFor(t.app, a, m1.model.id, one.data.id, (x) => x.status === 'cancelled');
-   }, 120_000);
+  }, 120_000);
 
   it('serves higher priority first, then an account that was not served before one that was', async () => {
     const a = await account(t.app);
@@ -146,7 +146,7 @@ describe('job slots are shared fairly between accounts (issue 30 item 5)', () =>
     await stop(t.app, a, ma2.model.id, queued[0]!.id);
     await stop(t.app, b, mb.model.id, queued[1]!.id);
     await waitFor(t.app, b, mb.model.id, queued[1]!.id, (x) => x.status === 'cancelled');
-   }, 120_000);
+  }, 120_000);
 });
 
 describe('a training stops at its plan’s time budget (issue 30 item 5)', () => {
@@ -166,7 +166,7 @@ describe('a training stops at its plan’s time budget (issue 30 item 5)', () =>
     expect(done.hasWeights).toBe(true);
     expect(done.summary).toMatchObject({ stopped_by: 'time', time_limit_s: 6 });
     expect(done.epoch).toBeLessThan(1000);
-   }, 120_000);
+  }, 120_000);
 });
 
 describe('a failed training shows the failure in the user’s language, without tracebacks or server paths (issue 30 item 6)', () => {
@@ -220,7 +220,7 @@ describe('a failed training shows the failure in the user’s language, without 
     }
     // The whole story is in the server log.
     expect(logged.join('')).toContain('Traceback (most recent call last)');
-   }, 120_000);
+  }, 120_000);
 
   it('cuts paths out of engine messages but keeps file names and the exception line', () => {
     expect(publicDetail('pretrained checkpoint not found: /srv/loupe/blobs/ab/abcd.pt (no weights are downloaded)')).toBe('pretrained checkpoint not found: abcd.pt (no weights are downloaded)');

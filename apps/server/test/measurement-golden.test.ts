@@ -77,7 +77,7 @@ describe('golden samples as a job', () => {
     const next = await call<GoldenJobData>(t.app, 'POST', goldenUrl(m.model.id), { imageIds: m.images.slice(0, 2), marginPct: 0 }, { token });
     expect(next.code, next.message).toBe(0);
     expect((await ended(t.app, token, m.model.id, next.data.jobId)).result).toMatchObject({ images: 2 });
-   }, 90_000);
+  }, 90_000);
 });
 
 describe('a golden job past its time limit', () => {
@@ -99,5 +99,5 @@ describe('a golden job past its time limit', () => {
     // The slot is free again: the runner holds no job.
     const running = await t.app.deps.db.selectFrom('jobs').select('id').where('state', 'in', ['queued', 'running']).execute();
     expect(running).toHaveLength(0);
-   }, 60_000);
+  }, 60_000);
 });
