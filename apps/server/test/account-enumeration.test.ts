@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '@loupe/contracts';
+import { PRODUCTION_HASHING } from '../src/config.js';
 import { call, createUser, outbox, startApp, type TestApp } from './helper.js';
 
 /** "Forgot password", "send code" and code sign-in tell nobody whether an e-mail address is registered. */
@@ -44,5 +45,28 @@ describe('account enumeration', () => {
     const nobody = `nobody.login.${Date.now()}@factory.test`;
     await sendCode(nobody, 'en');
     expect(await codeLogin(nobody, '123456', 'ru')).toEqual(await codeLogin(user.email, '123456', 'ru'));
+  });
+
+  it('takes as long to refuse a password for an unknown account as for a known one (production hashing)', async () => {
+    const slow = await startApp({ passwordHashing: PRODUCTION_HASHING });
+    try {
+      const { user } = await createUser(slow.app);
+      const time = async (username: string) => {
+        const ms: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const start = performance.now();
+          const r = await call(slow.app, 'POST', '/api/login', { username, password: 'Wrong1234' });
+          ms.push(performance.now() - start);
+          expect(r.code).toBe(10001);
+        }
+        return ms.sort((a, b) => a - b)[2]!;
+      };
+      const known = await time(user.email);
+      const unknown = await time(`nobody.timing.${Date.now()}@factory.test`);
+      // Without the stand-in hash an unknown account answers in about 1 ms against some 30 ms.
+      expect(unknown).toBeGreaterThan(known * 0.5);
+    } finally {
+      await slow.close();
+    }
   });
 });

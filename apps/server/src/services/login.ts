@@ -17,6 +17,16 @@ async function signIn(deps: Deps, user: User): Promise<LoginData> {
   return loginData(deps.config, user, token);
 }
 
+const dummies = new WeakMap<Deps['hasher'], Promise<string>>();
+function dummyHash(deps: Deps): Promise<string> {
+  let h = dummies.get(deps.hasher);
+  if (!h) {
+    h = deps.hasher.hash(randomCode() + randomCode());
+    dummies.set(deps.hasher, h);
+  }
+  return h;
+}
+
 /**
  * POST /api/login: account (email) and password (SPEC §5: not empty, 6 to 32, username trimmed). `address` is
  * the client's: failures lock the account with a backoff, for that address and, shorter, everywhere (lockout.ts).
@@ -29,7 +39,9 @@ export async function passwordLogin(deps: Deps, body: LoginBody, address?: strin
   const account = normalizeEmail(username);
   await assertNotLocked(deps, account, address);
   const user = await deps.users.findByEmail(account);
-  if (!user?.password_hash || !(await deps.hasher.verify(user.password_hash, password))) {
+  // An unknown account costs the same hash as a known one, so the answer's timing does not tell them apart.
+  const hash = user?.password_hash ?? (await dummyHash(deps));
+  if (!(await deps.hasher.verify(hash, password)) || !user?.password_hash) {
     await recordFailure(deps, account, address);
     fail('badCredentials');
   }
