@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Errors, type LabelData, type ModelData, type UploadData } from '@loupe/contracts';
+import { Errors, type AnnotationImportData, type LabelData, type ModelData, type UploadData } from '@loupe/contracts';
 import { call, newUser, startApp, type TestApp } from './helper.js';
-import { draw, folderUrl, newModel, send, userToken } from './gallery-fixtures.js';
+import { draw, folderUrl, newModel, send, uploadUrl, userToken, zip, zipUrl } from './gallery-fixtures.js';
 
 /** Every name a user gives refuses control, zero-width and bidirectional-override characters (contracts' names.ts). */
 let t: TestApp;
@@ -76,5 +76,25 @@ describe('names', () => {
     expect(ok).toMatchObject({ status: 'accepted' });
     const labels = await call<LabelData[]>(t.app, 'GET', `/api/models/${m.id}/labels`, undefined, { token });
     expect(labels.data.map((l) => l.name)).toEqual(['ok']);
+  });
+
+  it('refuses them in label names an annotation import would create, with the reason in the result', async () => {
+    const m = await newModel(t.app, token, 'DETECTION');
+    const up = await send<UploadData>(t.app, token, uploadUrl(m.id), [{ filename: 'a.png', data: await draw('png', 200, 100, 9201) }]);
+    expect(up.data.accepted).toBe(1);
+    const coco = {
+      images: [{ id: 1, file_name: 'a.png', width: 200, height: 100 }],
+      categories: [{ id: 1, name: `scr${ZWSP}atch` }, { id: 2, name: 'dent' }],
+      annotations: [
+        { id: 1, image_id: 1, category_id: 1, bbox: [10, 20, 30, 40] },
+        { id: 2, image_id: 1, category_id: 2, bbox: [50, 20, 30, 40] },
+      ],
+    };
+    const r = await send<AnnotationImportData>(t.app, token, zipUrl(m.id), [{ field: 'file', filename: 'ann.zip', data: await zip([{ path: 'coco.json', data: JSON.stringify(coco) }]) }]);
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.labelsCreated).toEqual(['dent']);
+    const refused = r.data.results.find((x) => x.code === Errors.labelCreateFailed.code);
+    expect(refused?.message).toContain('(U+200B)');
+    expect(refused?.message).not.toContain('{{');
   });
 });

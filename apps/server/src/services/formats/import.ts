@@ -145,7 +145,7 @@ async function store(
     const labels = await ensureLabels(deps, trx, model.id, new Set(usable.map((a) => a.label)));
     created = labels.created;
     for (const p of labels.problems) {
-      results.push(refused(p.name, 'labelCreateFailed', { label: p.name, reason: errorMessage(lang, p.key, { field: 'name', max: deps.config.gallery.labelMax }) }));
+      results.push(refused(p.name, 'labelCreateFailed', { label: p.name, reason: errorMessage(lang, p.key, { field: 'name', max: deps.config.gallery.labelMax, ...p.vars }) }));
     }
     const perImage = new Map<string, { labelId: number; geometry: (typeof usable)[number]['geometry'] }[]>();
     for (const a of usable) {
