@@ -199,6 +199,25 @@ describe('no upload stalls the server (event-loop delay under 200 ms, memory bou
     expect(Math.max(r.stallMs, short.stallMs)).toBeLessThan(STALL_MS);
   });
 
+  it('a PNG whose header claims 12000x12000 (144 MP) on a few bytes is refused before sharp decodes it', async () => {
+    const chunk = (type: string, data: Buffer) => {
+      const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+      const len = Buffer.alloc(4);
+      len.writeUInt32BE(data.length);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(zlib.crc32(body));
+      return Buffer.concat([len, body, crc]);
+    };
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(12000, 0);
+    ihdr.writeUInt32BE(12000, 4);
+    ihdr.set([8, 2, 0, 0, 0], 8);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(64 * 1024))), chunk('IEND', Buffer.alloc(0))]);
+    const r = await measure(uploadUrl(m.id), files([{ filename: 'bomb.png', data: png }]));
+    expect(r.body.data).toMatchObject({ results: [{ status: 'refused', code: Errors.imageTooManyPixels.code, message: 'The image is 12000 × 12000 pixels: more than the 100 megapixels allowed.' }] });
+    expect(r.stallMs).toBeLessThan(STALL_MS);
+  });
+
   it('a big but allowed 8-bit BMP (6000x5000, 30 MB, every pixel checked) is decoded off the event loop', async () => {
     const width = 6000;
     const height = 5000;
