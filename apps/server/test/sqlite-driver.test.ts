@@ -90,6 +90,11 @@ describe('the SQLite driver', () => {
     expect(Object.keys((await q()).rows[0]!)).toEqual(['id', 'v']);
     await sql`alter table t add column w integer not null default 7`.execute(db);
     expect((await q()).rows[0]).toEqual({ id: 1, v: 'v0', w: 7 });
+    // Rows read as arrays and named here answer what better-sqlite3's own objects did: column order, a later
+    // column of the same name winning, every SQLite type.
+    const odd = await sql`select 1 as a, 2 as a, null as n, x'0102' as b, 1.5 as f, 'é' as s`.execute(db);
+    expect(odd.rows).toEqual([{ a: 2, n: null, b: Buffer.from([1, 2]), f: 1.5, s: 'é' }]);
+    expect(Object.keys(odd.rows[0]!)).toEqual(['a', 'n', 'b', 'f', 's']);
     // Writes report what they changed, as Kysely's own driver did.
     const u = await sql`update t set v = 'x' where id <= 3`.execute(db);
     expect(Number(u.numAffectedRows)).toBe(3);
