@@ -17,7 +17,7 @@ def P(default, help, lo=None, hi=None, choices=None, kind=None):
 @dataclass
 class TrainConfig:
     # --- model and run
-    model: str = P("n", "model size: p (pico, CPU budgets), n (fast), s, m (most accurate); auto = n on CUDA "
+    model: str = P("auto", "model size: p (pico, CPU budgets), n (fast), s, m (most accurate); auto = n on CUDA "
                    "and on a CPU that trains in bfloat16 (AMX, amp), p on other CPUs",
                    choices=("auto", "p", "n", "s", "m"))
     imgsz: int = P(640, "inference image size in px (long side); a multiple of 32", 32, 4096, kind="mult32")
@@ -28,7 +28,8 @@ class TrainConfig:
     epochs: int = P(100, "training epochs", 1, 10000)
     time: float = P(0.0, "max training time in hours: 0 = no limit, else 1 to 72", 0.0, 72.0, kind="hours")
     patience: int = P(50, "stop after this many epochs without improvement (0 = never)", 0, 10000)
-    agent_early_stop: bool = P(False, "let the platform's agent stop training early (read by the platform)")
+    agent_early_stop: bool = P(False, "let the platform's agent stop training early (read by the platform; no agent "
+                                      "exists yet, so the form does not show it)")
     pretrained: str = P("", "path of a Loupe checkpoint to start from ('' = from scratch; no download exists)")
     freeze: int = P(0, "freeze the first N backbone layers", 0, 10)
     dropout: float = P(0.0, "dropout before the classification output", 0.0, 1.0)
@@ -84,7 +85,8 @@ class TrainConfig:
     cls: float = P(0.5, "classification loss weight", 0.0, 100.0)
     obj: float = P(1.0, "weight of the background (objectness) part of the classification loss", 0.0, 100.0)
     dfl: float = P(1.5, "distribution focal loss weight", 0.0, 100.0)
-    pose: float = P(12.0, "keypoint loss weight (pose task only)", 0.0, 100.0)
+    pose: float = P(12.0, "keypoint loss weight (no task trains keypoints: accepted, does nothing, not in the form)",
+                    0.0, 100.0)
 
 
 def describe():

@@ -67,6 +67,11 @@ export interface ParamDef {
   max?: number;
   choices?: readonly string[];
   rule?: 'multipleOf32' | 'multipleOf32or0' | 'trainingHours' | 'batchSize' | 'trainingId';
+  /**
+   * Accepted (saved parameters and older trainings carry it, and the engine still takes it) but not shown: it does
+   * nothing today. ShownParamKeys leaves it out.
+   */
+  hidden?: true;
 }
 
 const int = (group: ParamGroup, d: number, min: number, max: number, rule?: ParamDef['rule']): ParamDef => ({ group, type: 'int', default: d, min, max, ...(rule ? { rule } : {}) });
@@ -77,14 +82,19 @@ const prob = (d: number): ParamDef => num('augmentation', d, 0, 1);
 
 /** Every SPEC §3 training parameter by the engine's key; the order is the form's. */
 export const TrainingParams = {
-  model: choice('basic', 'n', ['auto', 'p', 'n', 's', 'm']),
+  /**
+   * auto: n on CUDA and on a CPU that trains in bfloat16 (AMX), p on other CPUs, where n trains in float32 at about
+   * 3.9x p's cost per image (engine/BENCHMARKS-FEW.md).
+   */
+  model: choice('basic', 'auto', ['auto', 'p', 'n', 's', 'm']),
   imgsz: int('basic', 640, 32, 4096, 'multipleOf32'),
   crop: int('basic', 0, 0, 4096, 'multipleOf32or0'),
   batch: int('basic', -1, -1, 1024, 'batchSize'),
   epochs: int('basic', 100, 1, 10000),
   time: num('basic', 0, 0, 72, 'trainingHours'),
   patience: int('basic', 50, 0, 10000),
-  agent_early_stop: bool('basic', false),
+  /** Read by the platform's agent, which does not exist yet. */
+  agent_early_stop: { ...bool('basic', false), hidden: true },
   /**
    * The weights to start from: '' (from scratch) or the id of one of the user's own succeeded trainings, as
    * decimal digits (PretrainedChoice.trainingId). The server resolves it to that training's best.pt and writes a
@@ -139,9 +149,15 @@ export const TrainingParams = {
   cls: num('loss', 0.5, 0, 100),
   obj: num('loss', 1, 0, 100),
   dfl: num('loss', 1.5, 0, 100),
-  pose: num('loss', 12, 0, 100),
+  /** No task here trains keypoints. */
+  pose: { ...num('loss', 12, 0, 100), hidden: true },
 } as const satisfies Record<string, ParamDef>;
 export type TrainingParamKey = keyof typeof TrainingParams;
+
+/** The parameters the form shows, in its order: every one but those that do nothing (`hidden`). */
+export const ShownParamKeys: readonly TrainingParamKey[] = (Object.keys(TrainingParams) as TrainingParamKey[]).filter(
+  (key) => !(TrainingParams[key] as ParamDef).hidden,
+);
 export type TrainingParamValues = Partial<Record<TrainingParamKey, number | boolean | string>>;
 
 /** A parameter problem: `reason` is a validation reason key (locales/<lang>/validation.json). */

@@ -1,6 +1,7 @@
 import {
   checkTrainingParams,
   ParamGroups,
+  ShownParamKeys,
   TrainingParams,
   type ParamDef,
   type ParamGroup,
@@ -19,10 +20,11 @@ export type FormValues = Record<TrainingParamKey, ParamValue | null>;
 export type FieldProblem = ParamProblem['reason'] | 'required';
 
 const DEFS: Record<TrainingParamKey, ParamDef> = TrainingParams;
-export const PARAM_KEYS = Object.keys(TrainingParams) as TrainingParamKey[];
+/** The form's keys: the contract's shown ones (pose and agent_early_stop do nothing, so they are not shown). */
+export const PARAM_KEYS: TrainingParamKey[] = [...ShownParamKeys];
 
 export const defOf = (key: TrainingParamKey): ParamDef => DEFS[key];
-export const isParamKey = (key: string): key is TrainingParamKey => key in DEFS;
+export const isParamKey = (key: string): key is TrainingParamKey => (PARAM_KEYS as string[]).includes(key);
 
 /** The keys of one group, in the contract's order. */
 export function keysOf(group: ParamGroup): TrainingParamKey[] {

@@ -25,6 +25,18 @@ describe('parameter form rules', () => {
     expect(problemsOf(values)).toEqual({});
   });
 
+  it('defaults to model auto and leaves out the parameters that do nothing (pose, agent_early_stop)', () => {
+    expect(defaultValues().model).toBe('auto');
+    for (const key of ['pose', 'agent_early_stop'] as const) {
+      expect(PARAM_KEYS).not.toContain(key);
+      expect(key in defaultValues()).toBe(false);
+      // still accepted: saved parameters and older trainings carry them; the form drops them on the next save
+      expect(checkTrainingParams({ [key]: TrainingParams[key].default })).toEqual([]);
+      expect(toSaved(formValuesOf({ [key]: key === 'pose' ? 20 : true, epochs: 7 }))).toEqual({ epochs: 7 });
+    }
+    expect(PARAM_KEYS.length).toBe(Object.keys(TrainingParams).length - 2);
+  });
+
   it('lays saved values over the defaults and drops keys the engine no longer knows', () => {
     const values = formValuesOf({ imgsz: 1280, fliplr: 0, gone: 3 });
     expect(values.imgsz).toBe(1280);
