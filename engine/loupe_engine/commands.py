@@ -9,6 +9,7 @@ import torch
 from loupe_engine import config
 from loupe_engine.data.coco import check_images, load_coco
 from loupe_engine.events import EngineError, Progress, emit, log
+from loupe_engine.half import apply_half
 from loupe_engine.losses.iou import rbox_corners
 from loupe_engine.models.load import load_checkpoint
 from loupe_engine.nms import NMS_IOU
@@ -81,12 +82,9 @@ def test(args):
     if problems:
         raise EngineError("invalid_parameters", "; ".join(problems))
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if args.half and dev.type != "cuda":
-        log("note: half precision needs CUDA; testing in float32 on CPU")
     model, ck = load_checkpoint(args.model, dev)
     tta = check_mode(args.tta, ck["task"])
-    if args.half and dev.type == "cuda":
-        model.half()
+    dtype = apply_half(args.half, dev, model)
     rotated, names = ck["task"] == "obb", ck["names"]
     emit("phase", phase="testing")
     records, _, _ = load_coco(args.data, args.images, ck["task"], names=names, need_boxes=False)
@@ -101,8 +99,7 @@ def test(args):
     t0 = time.time()
     progress = Progress("testing", len(records))
     for n, (i, pred) in enumerate(predict_batches(model, records, ck["imgsz"], rotated, conf=0.001, iou=iou,
-                                                  agnostic=bool(args.agnostic), metrics=metrics,
-                                                  half=bool(args.half), tta=tta), 1):
+                                                  agnostic=bool(args.agnostic), metrics=metrics, tta=tta), 1):
         progress.step(n)
         # Strictly above, like the exported graph's postprocess (nms.py): the SDK and the platform keep the same
         # boxes, and conf=1 keeps none even where a saturated score reads exactly 1.0.
@@ -114,7 +111,7 @@ def test(args):
         json.dump(results, f)
     emit("artifact", kind="predictions", path=args.out)
     summary = {"images": len(records), "detections": len(results), "conf": conf, "iou": iou, "tta": tta,
-               "inference_ms": model.ms_per_image, "fps": 1000 / max(model.ms_per_image, 1e-6),
+               "dtype": dtype, "inference_ms": model.ms_per_image, "fps": 1000 / max(model.ms_per_image, 1e-6),
                "wall_s": round(time.time() - t0, 2)}
     if metrics is not None:
         res = metrics.compute(conf=conf)

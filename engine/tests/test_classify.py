@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import engine_env, run_engine, seeded_samples
+from conftest import check_half_on_cpu, engine_env, run_engine, seeded_samples
 from inproc import run
 from shapes import make_classify, make_classify_folder
 
@@ -69,6 +69,10 @@ def _letterboxed(path, size):
     from loupe_engine.data.augment import letterbox
     img, _, _ = letterbox(cv2.imread(path), (size, size))
     return np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255
+
+
+def test_half_on_cpu_is_float32(cls_run, cls_data, tmp_path):
+    check_half_on_cpu(f"{cls_run[0]}/best.pt", f"{cls_data}/all.json", f"{cls_data}/images", tmp_path)
 
 
 def test_onnx_in_opencv_matches_pytorch(cls_run, cls_data, tmp_path):

@@ -6,13 +6,15 @@ import signal
 import subprocess
 import sys
 import time
+from fractions import Fraction
 
 import cv2
 import numpy as np
 import torch
 
-from conftest import FAST, engine_env, run_engine
+from conftest import FAST, check_half_on_cpu, engine_env, run_engine
 from loupe_engine.cpu import has_amx
+from loupe_engine.export import input_size
 
 
 def kinds(events):
@@ -54,6 +56,11 @@ def test_test_writes_coco_results_and_metrics(det_run, det_data, tmp_path):
     progress = [e for e in events if e["event"] == "progress"]
     total = len(json.load(open(f"{det_data}/val.json"))["images"])
     assert progress and progress[-1] == {"event": "progress", "phase": "testing", "done": total, "total": total}
+
+
+def test_half_on_cpu_is_float32(det_run, det_data, tmp_path):
+    check_half_on_cpu(f"{det_run[0]}/best.pt", f"{det_data}/val.json", f"{det_data}/images", tmp_path, "--conf",
+                      "0.001")
 
 
 def test_export_onnx_with_metadata(det_run, tmp_path):
@@ -222,3 +229,16 @@ def test_engine_stops_when_its_runner_is_killed(det_data, tmp_path):
     while '"cancelled"' not in out.read_text():
         assert time.time() < deadline, "the engine kept training after its runner died"
         time.sleep(0.2)
+
+
+def test_export_input_size_is_exact():
+    """The long side becomes imgsz, and no float rounding adds a stride: 200x200 of a 224 px model is 224x224."""
+    assert input_size(200, 200, 224) == (224, 224)
+    assert input_size(1280, 960, 640) == (640, 480) and input_size(960, 1280, 640) == (480, 640)
+    assert input_size(1000, 10, 640) == (640, 32)
+    for imgsz in (64, 224, 640, 704):
+        for w in range(1, 400, 7):
+            for h in (w, w // 2 + 1, 3 * w):
+                got = input_size(w, h, imgsz)
+                exact = [int(Fraction(v * imgsz, max(w, h) * 32).__ceil__()) * 32 for v in (w, h)]
+                assert list(got) == exact and max(got) == -(-imgsz // 32) * 32, (w, h, imgsz, got)

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import engine_env  # noqa: E402
+from conftest import check_half_on_cpu, engine_env  # noqa: E402
 from inproc import run  # noqa: E402
 
 CHARS = "0123456789AB"
@@ -126,6 +126,12 @@ def test_test_reads_lines_and_scores_them(ocr_run, ocr_data, tmp_path):
     assert s["lines"] == 6 and {"mAP50", "char_acc", "line_acc", "ned", "rec_char_acc", "rec_line_acc"} <= set(s)
     metrics = json.load(open(tmp_path / "p.metrics.json"))
     assert metrics["rec_char_acc"] == s["rec_char_acc"] and "end to end: char_acc" in err
+
+
+def test_half_on_cpu_is_float32(ocr_run, ocr_data, tmp_path):
+    """`ocr test --half` once cast its input alone; on a CPU it is float32 for both networks, and says so."""
+    check_half_on_cpu(f"{ocr_run[0]}/best.pt", f"{ocr_data}/val.json", f"{ocr_data}/images", tmp_path, "--conf",
+                      "0.001")
 
 
 def test_lines_take_the_class_their_text_fits_before_they_are_scored(ocr_run, ocr_data):

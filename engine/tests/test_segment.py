@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import run_engine
+from conftest import check_half_on_cpu, run_engine
 from inproc import run
 from shapes import make_segment
 
@@ -58,6 +58,10 @@ def test_test_writes_instances_measurements_and_metrics(seg_run, seg_data, tmp_p
         m = rle_decode(p["segmentation"])
         x, y, w, h = p["bbox"]
         assert m.sum() == p["area"] and m[y:y + h, x:x + w].sum() == p["area"]
+
+
+def test_half_on_cpu_is_float32(seg_run, seg_data, tmp_path):
+    check_half_on_cpu(f"{seg_run[0]}/best.pt", f"{seg_data}/all.json", f"{seg_data}/images", tmp_path, "--conf", "0.1")
 
 
 def test_onnx_in_opencv_matches_pytorch(seg_run, seg_data, tmp_path):

@@ -12,6 +12,7 @@ from loupe_engine.classify.val import evaluate, predict, truth_of
 from loupe_engine.classify.metrics import ClassifyMetrics
 from loupe_engine.data.coco import check_images
 from loupe_engine.events import EngineError, Progress, emit, log
+from loupe_engine.half import apply_half
 from loupe_engine.models.load import load_checkpoint
 from loupe_engine.tasks import apply_task_rules
 from loupe_engine.trainer import report
@@ -73,8 +74,7 @@ def test(args):
     if not 0 <= conf <= 1:
         raise EngineError("invalid_parameters", f"conf={conf}: must be between 0 and 1")
     tta = check_mode(args.tta, "classify")
-    if args.half and dev.type == "cuda":
-        model.half()
+    dtype = apply_half(args.half, dev, model)
     emit("phase", phase="testing")
     records = _test_records(args, ck)
     check_images(records, keep=False)
@@ -82,7 +82,7 @@ def test(args):
     metrics = ClassifyMetrics(names, multi)
     results, t0 = [], time.time()
     progress = Progress("testing", len(records))
-    for n, (i, p) in enumerate(predict(model, records, ck["imgsz"], half=bool(args.half), multi_label=multi,
+    for n, (i, p) in enumerate(predict(model, records, ck["imgsz"], multi_label=multi,
                                            tta=tta), 1):
         progress.step(n)
         r = records[i]
@@ -102,7 +102,7 @@ def test(args):
     with open(args.out, "w") as f:
         json.dump(results, f)
     emit("artifact", kind="predictions", path=args.out)
-    summary = {"images": len(records), "conf": conf, "multi_label": multi, "tta": tta,
+    summary = {"images": len(records), "conf": conf, "multi_label": multi, "tta": tta, "dtype": dtype,
                "inference_ms": model.ms_per_image, "fps": 1000 / max(model.ms_per_image, 1e-6),
                "wall_s": round(time.time() - t0, 2)}
     if metrics.probs:

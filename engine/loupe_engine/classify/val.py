@@ -8,6 +8,7 @@ import torch
 from loupe_engine.classify.metrics import ClassifyMetrics
 from loupe_engine.data.dataset import EvalSet, collate
 from loupe_engine.events import check_cancel
+from loupe_engine.half import model_input
 from loupe_engine.tta import class_probs
 
 
@@ -18,7 +19,7 @@ def truth_of(record, multi_label):
     return record["label"] if record["label"] >= 0 else None
 
 
-def predict(model, records, imgsz, batch=16, half=False, criterion=None, multi_label=False, tta="off"):
+def predict(model, records, imgsz, batch=16, criterion=None, multi_label=False, tta="off"):
     """Yields (record index, probabilities (nc,)), averaged over the views of `tta` (tta.py); sets
     model.ms_per_image and model.val_loss (None with views)."""
     dl = torch.utils.data.DataLoader(EvalSet(records, (imgsz, imgsz), False), batch_size=batch, shuffle=False,
@@ -29,9 +30,7 @@ def predict(model, records, imgsz, batch=16, half=False, criterion=None, multi_l
     with torch.no_grad():
         for imgs, _, extra in dl:
             check_cancel()
-            x = imgs.to(dev).float() / 255
-            if half and dev.type == "cuda":
-                x = x.half()
+            x = model_input(model, imgs)  # in the model's dtype: float16 after --half on CUDA (half.py)
             t0 = time.perf_counter()
             logits = model(x).float() if tta == "off" else None
             probs = model.probs(logits) if logits is not None else class_probs(model, x, tta)
@@ -49,9 +48,9 @@ def predict(model, records, imgsz, batch=16, half=False, criterion=None, multi_l
     model.val_loss = loss_sum / n_loss if n_loss else None
 
 
-def evaluate(model, records, names, imgsz, multi_label, conf=0.5, criterion=None, batch=16, half=False):
+def evaluate(model, records, names, imgsz, multi_label, conf=0.5, criterion=None, batch=16):
     m = ClassifyMetrics(names, multi_label)
-    for i, p in predict(model, records, imgsz, batch, half, criterion, multi_label):
+    for i, p in predict(model, records, imgsz, batch, criterion, multi_label):
         t = truth_of(records[i], multi_label)
         if t is not None:
             m.update(p, t)

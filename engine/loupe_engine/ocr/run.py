@@ -9,6 +9,7 @@ import torch
 from loupe_engine import __version__, config
 from loupe_engine.data.coco import check_images, load_coco
 from loupe_engine.events import EngineError, emit, log
+from loupe_engine.half import apply_half
 from loupe_engine.export import Candidates, Exported, add_metadata, input_size
 from loupe_engine.losses.iou import rbox_corners
 from loupe_engine.models.detector import Detector
@@ -94,8 +95,7 @@ def test(args):
         raise EngineError("invalid_parameters", "; ".join(problems))
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     det, rec, ck = load(args.model, dev)
-    if args.half and dev.type != "cuda":
-        log("note: half precision needs CUDA; testing in float32 on CPU")
+    dtype = apply_half(args.half, dev, det, rec)  # both networks: the input of each follows its own (half.py)
     names = ck["names"]
     emit("phase", phase="testing")
     records, _, _ = load_coco(args.data, args.images, "obb", names=names, need_boxes=False)
@@ -121,13 +121,13 @@ def test(args):
 
     has_gt = any(len(r["cls"]) for r in records)
     res = V.evaluate(det, rec, records, texts, names, ck["rec"]["charset"], ck["rec"]["width"], ck["imgsz"],
-                     conf=conf, iou=iou, on_image=on_image, half=bool(args.half), agnostic=bool(args.agnostic),
+                     conf=conf, iou=iou, on_image=on_image, agnostic=bool(args.agnostic),
                      text_formats=ck["rec"].get("text_formats"))
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(results, f)
     emit("artifact", kind="predictions", path=args.out)
-    summary = {"images": len(records), "detections": len(results), "conf": conf, "iou": iou,
+    summary = {"images": len(records), "detections": len(results), "conf": conf, "iou": iou, "dtype": dtype,
                "inference_ms": res["inference_ms"], "rec_ms_per_image": res["rec_ms_per_image"],
                "fps": 1000 / max(res["inference_ms"] + res["rec_ms_per_image"], 1e-6),
                "wall_s": round(time.time() - t0, 2)}

@@ -10,6 +10,7 @@ import numpy as np
 import torch
 
 from loupe_engine.events import check_cancel
+from loupe_engine.half import model_dtype
 from loupe_engine.losses.iou import rbox_iou_matrix
 from loupe_engine.metrics import DetMetrics
 from loupe_engine.nms import NMS_IOU
@@ -34,8 +35,9 @@ def recognize(rec, crops, charset, batch=64):
     rec.eval()
     with torch.no_grad():
         for k in range(0, len(crops), batch):
-            x = torch.from_numpy(np.stack(crops[k:k + batch])).to(dev)
-            probs = rec(x).softmax(2).cpu().numpy()
+            # in the recognizer's dtype: float16 after --half on CUDA, like the detector's input (half.py)
+            x = torch.from_numpy(np.stack(crops[k:k + batch])).to(dev, model_dtype(rec))
+            probs = rec(x).float().softmax(2).cpu().numpy()
             out += [greedy_decode(p, charset) for p in probs]
     return out
 
@@ -72,7 +74,7 @@ def match(preds, truths):
     return out
 
 
-def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=NMS_IOU, metrics=None, criterion=None, half=False,
+def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=NMS_IOU, metrics=None, criterion=None,
             agnostic=False, text_formats=None):
     """Yields (record index, image RGB, predictions (K, 7) above conf in image pixels, [(text, score)]). With
     `text_formats` (formats.py, per class) a line read takes the class its text fits, before it is scored."""
@@ -93,12 +95,12 @@ def predict(det, rec, records, charset, width, imgsz, conf=0.25, iou=NMS_IOU, me
         return pred
 
     for i, _ in predict_batches(det, records, imgsz, True, conf=0.001, iou=iou, metrics=metrics,
-                                criterion=criterion, half=half, agnostic=agnostic, lines=True, relabel=read):
+                                criterion=criterion, agnostic=agnostic, lines=True, relabel=read):
         yield (i, *done.pop(i))
 
 
 def evaluate(det, rec, records, texts, names, charset, width, imgsz, conf=0.25, iou=NMS_IOU, criterion=None,
-             rec_criterion=None, half=False, on_image=None, agnostic=False, text_formats=None):
+             rec_criterion=None, on_image=None, agnostic=False, text_formats=None):
     """Metrics dict: detection (DetMetrics at conf), end to end, recognition on the labelled boxes. `on_image`
     receives (record, predictions, reads) for each image (the test command writes them out). `text_formats`:
     as predict()."""
@@ -106,8 +108,8 @@ def evaluate(det, rec, records, texts, names, charset, width, imgsz, conf=0.25, 
     e2e, on_gt = TextMetrics(), TextMetrics()
     gt_crops, gt_texts = [], []
     rec.ms = 0.0
-    for i, img, pred, reads in predict(det, rec, records, charset, width, imgsz, conf, iou, m, criterion, half,
-                                       agnostic, text_formats):
+    for i, img, pred, reads in predict(det, rec, records, charset, width, imgsz, conf, iou, m, criterion, agnostic,
+                                       text_formats):
         r = records[i]
         lines = texts.get(r["id"], [])
         if on_image:

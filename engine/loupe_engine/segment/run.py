@@ -8,6 +8,7 @@ import torch
 from loupe_engine import config, onnx_io
 from loupe_engine.data.coco import check_images
 from loupe_engine.events import EngineError, Progress, emit, log
+from loupe_engine.half import apply_half
 from loupe_engine.export import input_size
 from loupe_engine.models.load import load_checkpoint
 from loupe_engine.segment import instances as inst
@@ -67,8 +68,7 @@ def test(args):
     tta = check_mode(args.tta, "segment")
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model, ck = load_checkpoint(args.model, dev)
-    if args.half and dev.type == "cuda":
-        model.half()
+    dtype = apply_half(args.half, dev, model)
     emit("phase", phase="testing")
     records, _, _ = load_polygons(args.data, args.images, ck["names"], need_labels=False)
     check_images(records, keep=False)
@@ -77,8 +77,8 @@ def test(args):
     cat_ids = ck.get("cat_ids") or {}
     results, t0 = [], time.time()
     progress = Progress("testing", len(records))
-    for n, (i, probs, target, ratio, _) in enumerate(predict(model, records, ck["imgsz"], half=bool(args.half),
-                                                                           tta=tta), 1):
+    for n, (i, probs, target, ratio, _) in enumerate(predict(model, records, ck["imgsz"], tta=tta),
+                                                           1):
         progress.step(n)
         r = records[i]
         if metrics is not None:
@@ -95,6 +95,7 @@ def test(args):
         json.dump(results, f)
     emit("artifact", kind="predictions", path=args.out)
     summary = {"images": len(records), "instances": len(results), "conf": conf, "masks": masks, "tta": tta,
+               "dtype": dtype,
                "inference_ms": model.ms_per_image, "fps": 1000 / max(model.ms_per_image, 1e-6),
                "wall_s": round(time.time() - t0, 2)}
     if metrics is not None:

@@ -6,6 +6,7 @@ import numpy as np
 import torch
 
 from loupe_engine.events import check_cancel
+from loupe_engine.half import model_input
 from loupe_engine.segment.data import SegEvalSet, collate
 from loupe_engine.segment.metrics import SegMetrics
 from loupe_engine.tta import pixel_probs
@@ -16,7 +17,7 @@ def content(ratio, pad, record):
     return pad[1], pad[0], int(round(record["height"] * ratio)), int(round(record["width"] * ratio))
 
 
-def predict(model, records, imgsz, batch=8, half=False, criterion=None, tta="off"):
+def predict(model, records, imgsz, batch=8, criterion=None, tta="off"):
     """Yields (record index, probabilities (C, h, w) and label map of the image area at model resolution,
     ratio, pad), averaged over the views of `tta` (tta.py); sets model.ms_per_image and model.val_loss."""
     ds = SegEvalSet(records, (imgsz, imgsz), model.nc, model.overlap)
@@ -27,9 +28,7 @@ def predict(model, records, imgsz, batch=8, half=False, criterion=None, tta="off
     with torch.no_grad():
         for imgs, targets, extra in dl:
             check_cancel()
-            x = imgs.to(dev).float() / 255
-            if half and dev.type == "cuda":
-                x = x.half()
+            x = model_input(model, imgs)  # in the model's dtype: float16 after --half on CUDA (half.py)
             t0 = time.perf_counter()
             if tta == "off":
                 logits = model(x).float()
@@ -50,9 +49,9 @@ def predict(model, records, imgsz, batch=8, half=False, criterion=None, tta="off
     model.val_loss = (loss_sum / n_loss).tolist() if n_loss else None
 
 
-def evaluate(model, records, names, imgsz, criterion=None, conf=0.5, batch=8, half=False):
+def evaluate(model, records, names, imgsz, criterion=None, conf=0.5, batch=8):
     m = SegMetrics(names, model.overlap, conf)
-    for _, probs, target, _, _ in predict(model, records, imgsz, batch, half, criterion):
+    for _, probs, target, _, _ in predict(model, records, imgsz, batch, criterion):
         m.update(probs, target.to(probs.device))
     res = m.compute()
     res["inference_ms"] = model.ms_per_image

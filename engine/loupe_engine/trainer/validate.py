@@ -6,6 +6,7 @@ import torch
 
 from loupe_engine.data.dataset import EvalSet, collate
 from loupe_engine.events import check_cancel
+from loupe_engine.half import model_input
 from loupe_engine.metrics import DetMetrics
 from loupe_engine.models.detector import decode
 from loupe_engine.nms import NMS_IOU, postprocess
@@ -13,7 +14,7 @@ from loupe_engine.tta import predict
 
 
 def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=NMS_IOU, agnostic=False, max_det=300,
-                    criterion=None, metrics=None, half=False, tta="off", lines=False, relabel=None):
+                    criterion=None, metrics=None, tta="off", lines=False, relabel=None):
     """Yields (record index, predictions in original-image pixels) and fills `metrics` in letterbox space.
     Sets model.ms_per_image and model.val_loss (None without `criterion`) when exhausted. `tta`: tta.py's views;
     `lines`: the boxes are text lines (nms.py); `relabel(record index, predictions)` may change their classes
@@ -26,9 +27,7 @@ def predict_batches(model, records, imgsz, rotated, batch=8, conf=0.001, iou=NMS
     with torch.no_grad():
         for imgs, targets, extra in dl:
             check_cancel()
-            x = imgs.to(dev).float() / 255
-            if half and dev.type == "cuda":
-                x = x.half()
+            x = model_input(model, imgs)  # in the model's dtype: float16 after --half on CUDA (half.py)
             t0 = time.perf_counter()
             out = model(x) if criterion is not None else None
             boxes, scores = decode(out, model.stride) if out is not None and tta == "off" else predict(model, x, tta)
@@ -67,20 +66,18 @@ def to_original(pred, ratio, pad, rotated):
     return pred
 
 
-def evaluate(model, records, names, imgsz, rotated, conf=0.25, criterion=None, batch=8, iou=NMS_IOU, agnostic=False,
-             half=False):
+def evaluate(model, records, names, imgsz, rotated, conf=0.25, criterion=None, batch=8, iou=NMS_IOU, agnostic=False):
     """Metrics dict for `records` (which carry ground truth)."""
-    part = evaluate_part(model, records, names, imgsz, rotated, criterion, batch, iou, agnostic, half)
+    part = evaluate_part(model, records, names, imgsz, rotated, criterion, batch, iou, agnostic)
     return summarize([part], names, conf)
 
 
-def evaluate_part(model, records, names, imgsz, rotated, criterion=None, batch=8, iou=NMS_IOU, agnostic=False,
-                  half=False):
+def evaluate_part(model, records, names, imgsz, rotated, criterion=None, batch=8, iou=NMS_IOU, agnostic=False):
     """What summarize() needs from `records`: matched predictions, loss sums and timing. Data-parallel ranks each
     evaluate a share of the images and rank 0 summarizes their parts (trainer/detect.py)."""
     m = DetMetrics(len(names), names)
     for _ in predict_batches(model, records, imgsz, rotated, batch=batch, conf=0.001, iou=iou, agnostic=agnostic,
-                             criterion=criterion, metrics=m, half=half):
+                             criterion=criterion, metrics=m):
         pass
     return {"metrics": m, "images": len(records), "ms_per_image": model.ms_per_image, "val_loss": model.val_loss}
 
