@@ -131,6 +131,36 @@ describe('periodic sweep and claims', () => {
   });
 });
 
+describe('outputs of a running job', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp({ maintenance: { sweepIntervalS: 1, graceS: 3600 } });
+  });
+  afterAll(() => t.close());
+
+  it('keeps what was stored since the oldest running job began (a checkpoint no row names yet), until the job ends', async () => {
+    const token = await userToken(t.app);
+    const m = await newModel(t.app, token);
+    const owner = await t.app.deps.db.selectFrom('models').select('owner_id').where('id', '=', m.id).executeTakeFirstOrThrow();
+    const now = t.app.deps.now();
+    // A training that has run for three hours, as another server process would be running it.
+    const job = await t.app.deps.db
+      .insertInto('jobs')
+      .values({ kind: 'training', model_id: m.id, owner_id: owner.owner_id, state: 'running', payload: '{}', created_at: now - 3 * HOUR, started_at: now - 3 * HOUR, heartbeat_at: now, finished_at: null, error: null, result: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const checkpoint = writeBlob(t, randomBytes(60), 2 * HOUR);
+    const before = writeBlob(t, randomBytes(61), 4 * HOUR);
+    const deadline = Date.now() + 10_000;
+    while (fs.existsSync(blobPath(t, before)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(fs.existsSync(blobPath(t, before))).toBe(false);
+    expect(fs.existsSync(blobPath(t, checkpoint))).toBe(true);
+    await t.app.deps.db.updateTable('jobs').set({ state: 'failed', finished_at: t.app.deps.now() }).where('id', '=', job.id).execute();
+    while (fs.existsSync(blobPath(t, checkpoint)) && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 100));
+    expect(fs.existsSync(blobPath(t, checkpoint))).toBe(false);
+  });
+});
+
 describe('deleting an image while another account uploads the same bytes', () => {
   let t: TestApp;
   beforeAll(async () => {

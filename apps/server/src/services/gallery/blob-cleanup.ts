@@ -127,14 +127,18 @@ export interface SweepResult {
 }
 
 /**
- * Removes what a crash left: blob files no row names and temp files, both older than the grace period, claims
- * never released, and golden-sample work folders. Also forgets old sign-in failures and expired codes.
+ * Removes what a crash left: blob files no row names and temp files, both older than the grace period and
+ * than the oldest running job, claims never released, and golden-sample work folders. Also forgets old sign-in failures and expired codes.
  */
 export async function sweepOrphans(deps: Deps): Promise<SweepResult> {
   const graceMs = deps.config.maintenance.graceS * 1000;
-  const cutoff = deps.now() - graceMs;
   // Claims of uploads that died with the process.
-  await deps.db.deleteFrom('blob_guards').where('claimed_at', '<', cutoff).execute();
+  await deps.db.deleteFrom('blob_guards').where('claimed_at', '<', deps.now() - graceMs).execute();
+  // A running job keeps its outputs (a training's best checkpoint, hours before the training ends and records
+  // it) in the store before any row names them: nothing written since the oldest running job began is swept.
+  const running = await deps.db.selectFrom('jobs').select((eb) => eb.fn.min('started_at').as('since')).where('state', '=', 'running').executeTakeFirst();
+  const since = running?.since === null || running?.since === undefined ? Infinity : Number(running.since);
+  const cutoff = Math.min(deps.now() - graceMs, since);
   const old = (sha: string) => {
     const m = deps.blobs.mtimeOf(sha);
     return m !== null && m < cutoff;
