@@ -155,6 +155,9 @@ async function store(
       if (labelId !== undefined) perImage.get(key)!.push({ labelId, geometry: a.geometry });
     }
     for (const name of matched) {
+      // SQLite answers synchronously: thousands of images in one go would hold the event loop. Other requests
+      // run meanwhile; their queries wait for this transaction's connection (the driver's lock), as before.
+      await breathe();
       const items = perImage.get(name.toLowerCase()) ?? [];
       for (const img of byName.get(name.toLowerCase())!) {
         await deps.annotations.replace(trx, img, items, now);
