@@ -228,5 +228,7 @@ describe('a failed training shows the failure in the user’s language, without 
     expect(publicDetail('images that do not decode or are missing: a.jpg, b.png')).toBe('images that do not decode or are missing: a.jpg, b.png');
     const traceback = ['Traceback (most recent call last):', '  File "/opt/engine/loupe_engine/cli.py", line 137, in main', '    train(args)', '    ^^^^^^^^^^^', 'ValueError: bad value in /opt/x/y.json'].join('\n');
     expect(publicDetail(traceback)).toBe('ValueError: bad value in y.json');
+    // A stderr tail whose traceback header was cut off: its last line is still the exception.
+    expect(publicDetail(['    ^^^^^^', '  File "/opt/engine/x.py", line 3, in f', '    g()', 'RuntimeError: boom in /opt/engine/x.py'].join('\n'), 300, 'last')).toBe('RuntimeError: boom in x.py');
   });
 });

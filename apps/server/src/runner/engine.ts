@@ -30,10 +30,10 @@ const ABSOLUTE_PATH = /(^|[\s'"`([=:,])((?:\/[^\s'"`)\],:;/]+){2,}\/?|[A-Za-z]:\
  * absolute path cut to its last part (a file name, which the user knows). Tracebacks and paths go to the
  * server log only.
  */
-export function publicDetail(text: string, max = 300): string {
+export function publicDetail(text: string, max = 300, pick: 'first' | 'last' = 'first'): string {
   const lines = text.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() && !TRACEBACK_LINE.test(l));
-  // A traceback ends with its exception ("TypeError: ..."); an error event's message is its first line.
-  const line = (text.includes('Traceback (most recent call last)') ? lines.at(-1) : lines[0]) ?? '';
+  // A traceback ends with its exception ("TypeError: ..."), so does a stderr tail; an error event's message is its first line.
+  const line = (pick === 'last' || text.includes('Traceback (most recent call last)') ? lines.at(-1) : lines[0]) ?? '';
   const clean = line.trim().replace(ABSOLUTE_PATH, (_m, pre: string, p: string) => pre + (p.split(/[\\/]/).filter(Boolean).at(-1) ?? ''));
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
@@ -50,9 +50,17 @@ export function runEngine(
   const [bin, ...pre] = command;
   const child = spawn(bin!, [...pre, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
+  // Chunks end anywhere: keep the unfinished line until its end arrives, so each entry is a whole line.
+  let partial = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr.push(...chunk.split('\n').filter(Boolean));
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop() ?? '';
+    stderr.push(...parts.filter(Boolean));
     if (stderr.length > 40) stderr.splice(0, stderr.length - 40);
+  });
+  child.stderr!.on('end', () => {
+    if (partial) stderr.push(partial);
+    partial = '';
   });
   let chain = Promise.resolve();
   const lines = createInterface({ input: child.stdout! });
@@ -88,7 +96,7 @@ export function runEngine(
       void chain.then(() => resolve(code));
     });
   });
-  return { child, exited, tail: () => publicDetail(stderr.slice(-8).join('\n')), stderr: () => stderr.join('\n') };
+  return { child, exited, tail: () => publicDetail(stderr.join('\n'), 300, 'last'), stderr: () => stderr.join('\n') };
 }
 
 /** A stored failure reason (contracts failures.ts) as a user may read it: its code kept, its detail through publicDetail. */

@@ -4,7 +4,7 @@ import type { Deps } from '../services/deps.js';
 import { packsRepo } from '../db/packs.js';
 import { PACK_SHUTDOWN_REASON, setPackStatus } from '../services/delivery/packs.js';
 import { failTraining } from '../services/training/resume.js';
-import { finishGolden, runGoldenJob } from '../services/measurement/golden.js';
+import { runGoldenJob } from '../services/measurement/golden.js';
 import { setTestStatus, TEST_SHUTDOWN_REASON } from '../services/testing/state.js';
 import { runExportJob } from './export-job.js';
 import { runTestJob } from './test-job.js';
@@ -56,8 +56,10 @@ const exportPack: JobHandler = {
 
 const golden: JobHandler = {
   run: runGoldenJob,
+  // Also after failRunning (a dead server) marked it failed with the training's shutdown reason: a golden job says 'stopped'.
   async fail(deps, job, reason) {
-    await finishGolden(deps, job.id, { error: reason === SHUTDOWN_REASON ? failure('stopped') : reason });
+    const error = reason === SHUTDOWN_REASON ? failure('stopped') : reason;
+    await deps.db.updateTable('jobs').set({ state: 'failed', error, finished_at: deps.now() }).where('id', '=', job.id).where('state', '!=', 'succeeded').execute();
   },
   timeoutS: async (deps) => deps.config.fairUse.goldenTimeoutS,
 };
