@@ -8,6 +8,30 @@ export type NewImage = Insertable<ImagesTable>;
 
 const RARE_NAME_MATCHES = 5000;
 
+/**
+ * What a gallery page shows of each image: not the blob keys, name key or annotation version, which cost a third
+ * of the time to read a page of rows and are never sent.
+ */
+export const LISTED_COLUMNS = [
+  'id',
+  'model_id',
+  'name',
+  'kind',
+  'width',
+  'height',
+  'bytes',
+  'split',
+  'starred',
+  'labeled',
+  'annotation_count',
+  'class_label_id',
+  'test_state',
+  'test_result_count',
+  'created_at',
+  'no_class',
+] as const satisfies readonly (keyof ImagesTable)[];
+export type ListedImage = Pick<Image, (typeof LISTED_COLUMNS)[number]>;
+
 type Where = (eb: ExpressionBuilder<DB, 'images'>) => Expression<SqlBool>;
 
 /** Each gallery filter as a condition that one of the images indexes answers (see migration 0002). */
@@ -30,7 +54,7 @@ export function imagesRepo(db: Kysely<DB>) {
     const sorted = ids.sort((a, b) => b - a);
     const from = q.after ? sorted.findIndex((id) => id < q.after!) : q.page && q.page > 1 ? (q.page - 1) * pageSize : 0;
     const slice = from < 0 ? [] : sorted.slice(from, from + pageSize);
-    const items = slice.length === 0 ? [] : await db.selectFrom('images').selectAll().where('model_id', '=', modelId).where('id', 'in', slice).orderBy('id', 'desc').execute();
+    const items = slice.length === 0 ? [] : await db.selectFrom('images').select(LISTED_COLUMNS).where('model_id', '=', modelId).where('id', 'in', slice).orderBy('id', 'desc').execute();
     return { items, total: sorted.length };
   }
 
@@ -84,7 +108,7 @@ export function imagesRepo(db: Kysely<DB>) {
         : await db.selectFrom('images').where(all).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const total = Number(counted.n);
       if (total === 0) return { items: [], total };
-      let page = db.selectFrom('images').selectAll().where(all);
+      let page = db.selectFrom('images').select(LISTED_COLUMNS).where(all);
       if (q.after) page = page.where('images.id', '<', q.after);
       else if (q.page && q.page > 1) {
         // Skip through ids only (an index walk) instead of stepping over whole rows.

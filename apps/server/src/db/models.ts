@@ -4,14 +4,31 @@ import type { DB, ModelsTable } from './schema.js';
 import { likeContains } from './like.js';
 
 export type Model = Selectable<ModelsTable>;
-export type ModelRow = Model & { total_images: number; labeled_images: number; label_count: number };
+/** What the model list and model view show; not the saved parameters (a JSON text), name key or settings. */
+const VIEW_COLUMNS = [
+  'models.id',
+  'models.train_id',
+  'models.name',
+  'models.note',
+  'models.code',
+  'models.type',
+  'models.project_status',
+  'models.training_status',
+  'models.test_status',
+  'models.created_at',
+  'models.training_count',
+  'models.data_version',
+  'models.multi_label',
+] as const;
+type ViewColumn = (typeof VIEW_COLUMNS)[number] extends `models.${infer C extends keyof Model}` ? C : never;
+export type ModelRow = Pick<Model, ViewColumn> & { total_images: number; labeled_images: number; label_count: number };
 
 /** Models of one owner; every read and write takes the owner id. */
 export function modelsRepo(db: Kysely<DB>) {
   const withCounts = (d: Kysely<DB>) =>
     d
       .selectFrom('models')
-      .selectAll('models')
+      .select(VIEW_COLUMNS)
       .select((eb) => [
         eb.selectFrom('images').whereRef('images.model_id', '=', 'models.id').select(eb.fn.countAll<number>().as('n')).as('total_images'),
         eb

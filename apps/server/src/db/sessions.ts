@@ -7,6 +7,15 @@ export function sessionsRepo(db: Kysely<DB>) {
   return {
     findByHash: (tokenHash: string) =>
       db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst(),
+    /** The session and its user in one query: every signed-in request asks this first. */
+    findWithUser: (tokenHash: string) =>
+      db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('users')
+        .select(['sessions.id as session_id', 'sessions.ended_at as session_ended_at', 'sessions.end_reason as session_end_reason', 'sessions.expires_at as session_expires_at'])
+        .where('sessions.token_hash', '=', tokenHash)
+        .executeTakeFirst(),
     async create(userId: number, tokenHash: string, now: number, expiresAt: number): Promise<void> {
       await db
         .insertInto('sessions')

@@ -32,13 +32,14 @@ export interface Authenticated {
 
 export async function authenticate(deps: Deps, token: string | undefined): Promise<Authenticated> {
   if (!token) fail('sessionInvalid');
-  const session = await deps.sessions.findByHash(sha256(token));
-  if (!session) fail('sessionInvalid');
-  if (session.end_reason === 'replaced') fail('loggedInElsewhere');
-  if (session.ended_at !== null || session.expires_at <= deps.now()) fail('sessionInvalid');
-  const user = await deps.users.findById(session.user_id);
-  if (!user || user.status !== 'approved') fail('sessionInvalid');
-  return { user, sessionId: session.id };
+  // One query for the session and its user (the foreign key cascades, so a session always has one).
+  const row = await deps.sessions.findWithUser(sha256(token));
+  if (!row) fail('sessionInvalid');
+  const { session_id: sessionId, session_ended_at: endedAt, session_end_reason: endReason, session_expires_at: expiresAt, ...user } = row;
+  if (endReason === 'replaced') fail('loggedInElsewhere');
+  if (endedAt !== null || expiresAt <= deps.now()) fail('sessionInvalid');
+  if (user.status !== 'approved') fail('sessionInvalid');
+  return { user, sessionId };
 }
 
 export async function endSession(deps: Deps, token: string | undefined): Promise<void> {

@@ -1,6 +1,6 @@
 import { Limits, type Geometry, type ImageAnnotationsData, type ImageData, type ImageListData, type ImageListQuery } from '@loupe/contracts';
 import { fail } from '../../errors.js';
-import type { Image } from '../../db/images.js';
+import type { ListedImage } from '../../db/images.js';
 import { classSets } from '../../db/image-classes.js';
 import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
@@ -8,7 +8,7 @@ import { removeBlobsIfUnused } from './blob-cleanup.js';
 
 const MIME = { jpeg: 'image/jpeg', mpo: 'image/jpeg', png: 'image/png', bmp: 'image/bmp', tiff: 'image/tiff' } as const;
 
-export function imageView(img: Image): ImageData {
+export function imageView(img: Omit<ListedImage, 'no_class'>): ImageData {
   const base = `/api/models/${img.model_id}/images/${img.id}`;
   return {
     id: img.id,
