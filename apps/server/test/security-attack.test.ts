@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors, type PretrainedListData, type TrainingData } from '@loupe/contracts';
+import { engineParams } from '../src/services/training/pretrained.js';
 import { call, startApp, type TestApp } from './helper.js';
-import { bmp, send, uploadUrl, userToken } from './gallery-fixtures.js';
+import { bmp, newModel, send, uploadUrl, userToken } from './gallery-fixtures.js';
 import { labeledStudio, start, TINY, trainedStudio, trainingsUrl, waitFor } from './training-fixtures.js';
 
 /**
@@ -171,5 +172,33 @@ describe('test settings cannot carry engine arguments (issue 30 item 1 audit)', 
     expect(r.data.settings.conf).toBe(0.3);
     const row = await t.app.deps.db.selectFrom('test_runs').select('settings').where('id', '=', r.data.id).executeTakeFirstOrThrow();
     expect(Object.keys(JSON.parse(row.settings) as object).sort()).toEqual(known);
+  }, 120_000);
+});
+
+describe('the job resolves pretrained again when it runs (engineParams)', () => {
+  it('copies the weights into the job folder, keeps that copy for a resume, refuses a source gone or foreign', async () => {
+    const s = await trainedStudio(t.app, alice);
+    const { db, blobs } = t.app.deps;
+    const ownerOf = async (modelId: number) => Number((await db.selectFrom('models').select('owner_id').where('id', '=', modelId).executeTakeFirstOrThrow()).owner_id);
+    const aliceId = await ownerOf(s.model.id);
+    const bobId = await ownerOf((await newModel(t.app, bob)).id);
+    const dir = fs.mkdtempSync(path.join(t.config.dataDir, 'job-'));
+    const copy = path.join(dir, 'pretrained.pt');
+    const stored = { epochs: 1, pretrained: String(s.trainingId) };
+
+    expect(await engineParams(t.app.deps, aliceId, stored, dir, false)).toEqual({ epochs: 1, pretrained: copy });
+    const artifacts = (await db.selectFrom('trainings').select('artifacts').where('id', '=', s.trainingId).executeTakeFirstOrThrow()).artifacts;
+    expect(fs.readFileSync(copy).equals(fs.readFileSync(blobs.pathOf((JSON.parse(artifacts) as { best: string }).best)))).toBe(true);
+    // A job of another account never gets them.
+    await expect(engineParams(t.app.deps, bobId, stored, fs.mkdtempSync(path.join(t.config.dataDir, 'job-')), false)).rejects.toMatchObject({ key: 'pretrainedNotFound' });
+
+    const del = await call(t.app, 'DELETE', `/api/models/${s.model.id}`, undefined, { token: alice });
+    expect(del.code, del.message).toBe(0);
+    // A fresh run of a training whose source went away is refused; a resume keeps the copy its first run made.
+    await expect(engineParams(t.app.deps, aliceId, stored, fs.mkdtempSync(path.join(t.config.dataDir, 'job-')), false)).rejects.toMatchObject({ key: 'pretrainedNotFound' });
+    expect(await engineParams(t.app.deps, aliceId, stored, dir, true)).toEqual({ epochs: 1, pretrained: copy });
+    // From scratch: no pretrained key at all, and no stale copy left for the engine.
+    expect(await engineParams(t.app.deps, aliceId, { epochs: 1, pretrained: '' }, dir, false)).toEqual({ epochs: 1 });
+    expect(fs.existsSync(copy)).toBe(false);
   }, 120_000);
 });
