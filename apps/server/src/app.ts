@@ -114,7 +114,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     labels: labelsRepo(db),
     annotations: annotationsRepo(db),
     testPredictions: testPredictionsRepo(db),
-    jobs: jobsRepo(db, { perAccount: config.fairUse.jobsPerAccount }),
+    jobs: jobsRepo(db, { perAccount: config.fairUse.jobsPerAccount, lockOwner: database.dialect === 'postgres' }),
     trainings: trainingsRepo(db),
     // The runner needs deps and deps need the queue: bound just below, before anything can queue.
     queue: { kick: () => runner.kick(), cancel: (id) => runner.cancel(id) },

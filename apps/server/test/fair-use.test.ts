@@ -122,6 +122,18 @@ describe('job slots are shared fairly between accounts (issue 30 item 5)', () =>
     await waitFor(t.app, a, m1.model.id, one.data.id, (x) => x.status === 'cancelled');
   }, 120_000);
 
+  it('lets requests that arrive together pass the limit no more than one at a time', async () => {
+    const a = await account(t.app);
+    const models = [];
+    for (let i = 0; i < 4; i += 1) models.push(await labeledStudio(t.app, a, { count: 6 }));
+    const answers = await Promise.all(models.map((m) => start(t.app, a, m.model.id, LONG)));
+    expect(answers.map((r) => r.code).sort()).toEqual([0, 0, 40050, 40050]);
+    const active = await t.app.deps.db.selectFrom('jobs').select('id').where('state', 'in', ['queued', 'running']).where('model_id', 'in', models.map((m) => m.model.id)).execute();
+    expect(active).toHaveLength(2);
+    for (const [i, r] of answers.entries()) if (r.code === 0) await stop(t.app, a, models[i]!.model.id, r.data.id);
+    for (const [i, r] of answers.entries()) if (r.code === 0) await waitFor(t.app, a, models[i]!.model.id, r.data.id, (x) => x.status === 'cancelled');
+  }, 120_000);
+
   it('serves higher priority first, then an account that was not served before one that was', async () => {
     const a = await account(t.app);
     const b = await account(t.app);

@@ -9,6 +9,11 @@ export type Job = Selectable<JobsTable>;
 /** Jobs (queued + running) one account may hold at once; Infinity = no limit. */
 export interface JobLimits {
   perAccount: number;
+  /**
+   * PostgreSQL: lock the account's row before counting, so two requests at once cannot both pass the count
+   * (SQLite runs one write transaction at a time already).
+   */
+  lockOwner?: boolean;
 }
 
 /**
@@ -20,6 +25,7 @@ export function jobsRepo(db: Kysely<DB>, limits: JobLimits = { perAccount: Infin
   return {
     /** Queues a job in the caller's transaction; refuses with tooManyJobs (the transaction rolls back) when the account is at its limit. */
     async insert(d: Kysely<DB>, row: Insertable<JobsTable>): Promise<number> {
+      if (limits.lockOwner) await d.selectFrom('users').select('id').where('id', '=', row.owner_id).forUpdate().execute();
       const held = await d
         .selectFrom('jobs')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
