@@ -68,6 +68,8 @@ export interface AppOptions {
   print?: (line: string) => void;
   /** Where the request log goes (default stdout); tests read it to check that no secret is written. */
   logStream?: { write(line: string): void };
+  /** Called with the SQL of every query; tests count the queries a request costs. */
+  onQuery?: (sql: string) => void;
 }
 
 declare module 'fastify' {
@@ -92,7 +94,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ajv: { customOptions: { allowUnionTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, options.onQuery);
   app.addHook('onClose', () => database.close());
   const db = database.db;
   const outbox = outboxRepo(db);

@@ -22,7 +22,7 @@ export interface TestApp {
  * A real server on a real database: SQLite in a temp folder, or, when DATABASE_URL is set, a fresh
  * PostgreSQL schema dropped after the run. Argon2 costs are lowered here only.
  */
-export async function startApp(overrides: Partial<Config> = {}, appOptions: Pick<AppOptions, 'logStream'> = {}): Promise<TestApp> {
+export async function startApp(overrides: Partial<Config> = {}, appOptions: Pick<AppOptions, 'logStream' | 'onQuery'> = {}): Promise<TestApp> {
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-server-test-'));
   const databaseUrl = process.env.DATABASE_URL || null;
   const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : null;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type KyselyConfig } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from './schema.js';
 import { migrationProvider } from './migrations.js';
@@ -17,10 +17,14 @@ export interface Database {
 
 const INT8_OID = 20;
 
-/** SQLite file in DATA_DIR by default; PostgreSQL when DATABASE_URL is set. Migrates before returning. */
-export async function openDatabase(config: Config): Promise<Database> {
+/**
+ * SQLite file in DATA_DIR by default; PostgreSQL when DATABASE_URL is set. Migrates before returning.
+ * onQuery, when given, hears the SQL of every query (tests count what a request costs).
+ */
+export async function openDatabase(config: Config, onQuery?: (sql: string) => void): Promise<Database> {
   const dialect: Dialect = config.databaseUrl ? 'postgres' : 'sqlite';
-  const db = dialect === 'postgres' ? await postgres(config) : sqlite(config);
+  const log: KyselyConfig['log'] = onQuery ? (event) => onQuery(event.query.sql) : undefined;
+  const db = dialect === 'postgres' ? await postgres(config, log) : sqlite(config, log);
   const migrator = new Migrator({
     db,
     provider: migrationProvider(dialect),
@@ -36,7 +40,7 @@ export async function openDatabase(config: Config): Promise<Database> {
   return { db, dialect, close: () => db.destroy() };
 }
 
-function sqlite(config: Config): Kysely<DB> {
+function sqlite(config: Config, log: KyselyConfig['log']): Kysely<DB> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = new BetterSqlite3(path.join(config.dataDir, 'loupe.db'));
   file.pragma('journal_mode = WAL');
@@ -44,10 +48,10 @@ function sqlite(config: Config): Kysely<DB> {
   file.pragma('busy_timeout = 5000');
   // 64 MB page cache (default 2 MB): a 100k-image gallery's indexes stay in memory between requests.
   file.pragma('cache_size = -65536');
-  return new Kysely<DB>({ dialect: new LoupeSqliteDialect(file) });
+  return new Kysely<DB>({ dialect: new LoupeSqliteDialect(file), log });
 }
 
-async function postgres(config: Config): Promise<Kysely<DB>> {
+async function postgres(config: Config, log: KyselyConfig['log']): Promise<Kysely<DB>> {
   // Loaded only when used: most installations run on SQLite.
   const { default: pg } = await import('pg');
   const schema = config.databaseSchema;
@@ -70,5 +74,5 @@ async function postgres(config: Config): Promise<Kysely<DB>> {
         oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
 }
