@@ -8,7 +8,7 @@ import type { Deps } from '../deps.js';
 import { ensureLabels } from '../labels.js';
 import { receiveFiles } from '../gallery/receive.js';
 import { parseJson, parseXml } from '../gallery/workers.js';
-import { readZip } from './zip-read.js';
+import { readZip, type ZipText } from './zip-read.js';
 import { isCoco, parseCoco } from './coco.js';
 import { isLabelMe, parseLabelMe } from './labelme.js';
 import { hasDoctype, isVoc, parseVoc } from './voc.js';
@@ -32,16 +32,26 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
   await receiveFiles(deps, req, 'file', (f) => {
     if (zipFile || f.tooLarge) {
       tooLarge ||= f.tooLarge;
-      return fs.promises.rm(f.tempFile, { force: true });
+      return f.tempFile ? fs.promises.rm(f.tempFile, { force: true }) : undefined;
     }
     zipFile = f.tempFile;
   }, deps.config.gallery.uploadMaxBytes);
   if (tooLarge) fail('zipTooLarge');
   if (!zipFile) fail('uploadFailed');
   const g = deps.config.gallery;
-  let entries;
+  const parsed: Parsed = { images: new Set(), annotations: [], problems: [] };
+  const counts: Record<Format, number> = { coco: 0, voc: 0, yolo: 0, labelme: 0 };
+  // YOLO label files need the class list, which may come later in the ZIP: they wait (small text, and
+  // bounded with the rest by Limits.annotationFilesMaxBytes). JSON and XML are parsed as they arrive.
+  const deferred: ZipText[] = [];
   try {
-    entries = await readZip(zipFile, { maxUncompressed: g.zipMaxUncompressedBytes, maxEntry: g.zipEntryMaxBytes, maxEntries: g.zipMaxEntries }, (p) => ANNOTATION_FILE.test(p));
+    const limits = { maxUncompressed: g.zipMaxUncompressedBytes, maxEntry: g.zipEntryMaxBytes, maxEntries: g.zipMaxEntries };
+    await readZip(zipFile, limits, (p) => ANNOTATION_FILE.test(p), async (e) => {
+      await breathe();
+      if (/\.xml$/i.test(e.path)) await readVoc(e, parsed, counts);
+      else if (/\.json$/i.test(e.path)) await readJson(e, parsed, counts);
+      else deferred.push(e);
+    });
   } finally {
     await fs.promises.rm(zipFile, { force: true });
   }
@@ -53,42 +63,12 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
     byName.set(img.name_key, [...(byName.get(img.name_key) ?? []), img]);
     if (!byStem.has(stemOf(img.name_key))) byStem.set(stemOf(img.name_key), img);
   }
-  const parsed: Parsed = { images: new Set(), annotations: [], problems: [] };
-  const counts: Record<Format, number> = { coco: 0, voc: 0, yolo: 0, labelme: 0 };
-  const classFile = entries.find((e) => /(^|\/)classes\.txt$/i.test(e.path)) ?? entries.find((e) => /(^|\/)data\.ya?ml$/i.test(e.path));
+  const classFile = deferred.find((e) => /(^|\/)classes\.txt$/i.test(e.path)) ?? deferred.find((e) => /(^|\/)data\.ya?ml$/i.test(e.path));
   const classNames = classFile ? parseClassNames(classFile.path, classFile.data.toString('utf8')) : null;
-  for (const e of entries) {
+  for (const e of deferred) {
     await breathe();
     if (e === classFile || /(^|\/)(classes\.txt|data\.ya?ml)$/i.test(e.path) || /\.ya?ml$/i.test(e.path)) continue;
-    if (/\.xml$/i.test(e.path)) {
-      const text = e.data.toString('utf8');
-      if (hasDoctype(text)) throw new AppError('xmlDoctype', { entry: e.path });
-      if (!isVoc(text)) continue;
-      counts.voc += 1;
-      // fast-xml-parser reads a few MB/s: on the event loop one file could hold every other request.
-      const xml = await parseXml(e.data, Limits.annotationMaxDepth).catch(() => ({ error: 'invalid' as const }));
-      if ('error' in xml) {
-        if (xml.error === 'deep') parsed.problems.push({ entry: e.path, key: 'annotationTooDeep', vars: { entry: e.path, max: Limits.annotationMaxDepth } });
-        else parsed.problems.push({ entry: e.path, key: 'annotationInvalid', vars: { entry: e.path } });
-        continue;
-      }
-      await parseVoc(e.path, xml.doc, parsed);
-    } else if (/\.json$/i.test(e.path)) {
-      const parsedJson = await parseJson(e.data, Limits.annotationMaxDepth).catch(() => ({ error: 'invalid' as const }));
-      if ('error' in parsedJson) {
-        if (parsedJson.error === 'deep') parsed.problems.push({ entry: e.path, key: 'annotationTooDeep', vars: { entry: e.path, max: Limits.annotationMaxDepth } });
-        else parsed.problems.push({ entry: e.path, key: 'annotationInvalid', vars: { entry: e.path } });
-        continue;
-      }
-      const json = parsedJson.doc;
-      if (isCoco(json)) {
-        counts.coco += 1;
-        await parseCoco(e.path, json, parsed);
-      } else if (isLabelMe(json)) {
-        counts.labelme += 1;
-        await parseLabelMe(e.path, json, parsed);
-      }
-    } else if (/\.txt$/i.test(e.path) && classNames) {
+    if (/\.txt$/i.test(e.path) && classNames) {
       counts.yolo += 1;
       await parseYolo(e.path, e.data.toString('utf8'), classNames, { byStem: (s) => byStem.get(s.toLowerCase()) }, parsed);
     }
@@ -96,6 +76,36 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
   limitShapes(parsed);
   const format = (Object.keys(counts) as Format[]).reduce((a, b) => (counts[b] > counts[a] ? b : a), 'coco');
   return store(deps, model, parsed, byName, format, lang);
+}
+
+/** A VOC file, parsed on the worker (fast-xml-parser reads a few MB/s: on the event loop one file could hold every other request). */
+async function readVoc(e: ZipText, parsed: Parsed, counts: Record<Format, number>): Promise<void> {
+  const text = e.data.toString('utf8');
+  if (hasDoctype(text)) throw new AppError('xmlDoctype', { entry: e.path });
+  if (!isVoc(text)) return;
+  counts.voc += 1;
+  const xml = await parseXml(e.data, Limits.annotationMaxDepth).catch(() => ({ error: 'invalid' as const }));
+  if ('error' in xml) return unreadable(e.path, xml.error, parsed);
+  await parseVoc(e.path, xml.doc, parsed);
+}
+
+/** A COCO or LabelMe file, parsed on the worker; other JSON is not an annotation file and is skipped. */
+async function readJson(e: ZipText, parsed: Parsed, counts: Record<Format, number>): Promise<void> {
+  const result = await parseJson(e.data, Limits.annotationMaxDepth).catch(() => ({ error: 'invalid' as const }));
+  if ('error' in result) return unreadable(e.path, result.error, parsed);
+  const json = result.doc;
+  if (isCoco(json)) {
+    counts.coco += 1;
+    await parseCoco(e.path, json, parsed);
+  } else if (isLabelMe(json)) {
+    counts.labelme += 1;
+    await parseLabelMe(e.path, json, parsed);
+  }
+}
+
+function unreadable(entry: string, why: 'deep' | 'invalid', parsed: Parsed): void {
+  if (why === 'deep') parsed.problems.push({ entry, key: 'annotationTooDeep', vars: { entry, max: Limits.annotationMaxDepth } });
+  else parsed.problems.push({ entry, key: 'annotationInvalid', vars: { entry } });
 }
 
 /**

@@ -43,21 +43,20 @@ const open = (file: string) =>
   );
 
 /**
- * Reads the entries `wanted` picks out of a ZIP on disk, refusing unsafe names, links and archives that
+ * Streams the entries `wanted` picks out of a ZIP on disk to `onEntry`, one after the other, refusing unsafe names, links and archives that
  * unpack bigger than the limits: the entry count (from the central directory, before any entry is read) and
  * declared sizes are checked first, and bytes are counted again while inflating, because the declared sizes
  * are whatever the archive's author wrote. A wanted entry (an annotation file, held in memory and parsed)
  * may inflate to at most Limits.annotationFileMaxBytes, all of them together to annotationFilesMaxBytes:
  * an inflating stream is stopped at the first chunk past either, so a ZIP bomb costs a few MB, not GBs.
  */
-export async function readZip(file: string, limits: ZipLimits, wanted: (path: string) => boolean): Promise<ZipText[]> {
+export async function readZip(file: string, limits: ZipLimits, wanted: (path: string) => boolean, onEntry: (entry: ZipText) => Promise<void>): Promise<void> {
   let zip: ZipFile;
   try {
     zip = await open(file);
   } catch {
     fail('zipInvalid');
   }
-  const out: ZipText[] = [];
   let declared = 0;
   let inflated = 0;
   const fileMax = Limits.annotationFileMaxBytes;
@@ -91,10 +90,8 @@ export async function readZip(file: string, limits: ZipLimits, wanted: (path: st
             chunks.push(chunk);
           });
           stream.on('error', reject);
-          stream.on('end', () => {
-            out.push({ path, data: Buffer.concat(chunks) });
-            zip.readEntry();
-          });
+          // One entry at a time: the next is inflated once this one is parsed (and its bytes can go).
+          stream.on('end', () => onEntry({ path, data: Buffer.concat(chunks) }).then(() => zip.readEntry(), reject));
         });
       });
       zip.readEntry();
@@ -105,5 +102,4 @@ export async function readZip(file: string, limits: ZipLimits, wanted: (path: st
   } finally {
     zip.close();
   }
-  return out;
 }

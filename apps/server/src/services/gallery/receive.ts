@@ -11,7 +11,7 @@ import type { Deps } from '../deps.js';
 export interface ReceivedFile {
   /** The part's filename as sent (for folder uploads a relative path). */
   name: string;
-  /** Where the bytes are; no file exists there when `bytes` is 0 (empty parts are never written). */
+  /** Where the bytes are; '' when `bytes` is 0 (empty parts are never written). */
   tempFile: string;
   bytes: number;
   sha: string;
@@ -56,17 +56,18 @@ export async function receiveFiles(
         part.file.resume();
         continue;
       }
-      const tempFile = deps.blobs.tempPath();
+      let tempFile = '';
       const hash = createHash('sha256');
       let bytes = 0;
       const head: Buffer[] = [];
-      // Opened at the first byte: an empty part costs no file (and no open/close/remove) at all.
+      // Named and opened at the first byte: an empty part costs no file (no open, close or remove) at all.
       let out: fs.WriteStream | null = null;
       try {
         // A plain loop, not stream.pipeline: a part cut off by the end of the request then throws
         // (premature close) instead of leaving the pipeline waiting forever.
         for await (const chunk of part.file as AsyncIterable<Buffer>) {
           if (!out) {
+            tempFile = deps.blobs.tempPath();
             temps.push(tempFile);
             out = fs.createWriteStream(tempFile);
           }
