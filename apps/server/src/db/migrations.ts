@@ -392,6 +392,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('failures', 'integer', (c) => c.notNull())
           .addColumn('locked_until', 'bigint', (c) => c.notNull().defaultTo(0))
           .addColumn('last_at', 'bigint', (c) => c.notNull())
+          // Until when this address counts as the owner's (a sign-in succeeded from it): the account-wide lock skips it.
+          .addColumn('trusted_until', 'bigint', (c) => c.notNull().defaultTo(0))
           .addPrimaryKeyConstraint('login_failures_pk', ['account', 'address'])
           .execute();
         await db.schema.createIndex('login_failures_last_idx').on('login_failures').column('last_at').execute();

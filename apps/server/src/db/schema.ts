@@ -351,6 +351,8 @@ export interface LoginFailuresTable {
   address: string;
   failures: number;
   locked_until: Millis;
+  /** A sign-in succeeded from this address: until then the account-wide lock does not apply to it. */
+  trusted_until: Defaulted<Millis>;
   last_at: Millis;
 }
 
