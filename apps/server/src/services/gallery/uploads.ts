@@ -104,6 +104,9 @@ async function store(
     const seen = new Set<string>();
     let classified = 0;
     for (let i = 0; i < outcomes.length; i++) {
+      // SQLite answers synchronously: let other requests run between rows of a big upload (up to
+      // Limits.uploadMaxFiles); their queries wait for this transaction's connection, as before.
+      if (i % 100 === 99) await new Promise<void>((resolve) => setImmediate(resolve));
       const o = outcomes[i]!;
       if (isRefusal(o) || results[i]!.status === 'refused') continue;
       let classLabel: number | null = null;
