@@ -3,6 +3,7 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import zlib from 'node:zlib';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors, Limits, type ModelData } from '@loupe/contracts';
 import { startApp, type TestApp } from './helper.js';
@@ -256,6 +257,18 @@ describe('no upload stalls the server (event-loop delay under 200 ms, memory bou
     expect(r.body.data).toMatchObject({ accepted: 1, results: [{ name: 'big.bmp', status: 'accepted' }] });
     expect(r.stallMs).toBeLessThan(STALL_MS);
     expect(r.rssGrowthMb).toBeLessThan(300);
+    // The thumbnail is drawn from the worker's sample: 256 px wide, green (palette 0) at the top, reddish at the bottom.
+    const list = await t.app.inject({ url: `/api/models/${m.id}/images?pageSize=200`, headers: { 'x-token': token } });
+    const item = (list.json() as { data: { items: { name: string; thumbnailUrl: string }[] } }).data.items.find((i) => i.name === 'big.bmp')!;
+    const thumb = await t.app.inject({ url: item.thumbnailUrl, headers: { 'x-token': token } });
+    const { data, info } = await sharp(thumb.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    expect(info.width).toBe(256);
+    expect(Math.abs(info.height - (256 * height) / width)).toBeLessThan(1);
+    const px = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    const [r0, g0] = px(128, 2);
+    const [r1, g1] = px(128, info.height - 3);
+    expect(g0! - r0!).toBeGreaterThan(200);
+    expect(r1! - g1!).toBeGreaterThan(150);
     // One pixel past the 16-colour palette makes it corrupt: the worker reads every row to find it.
     img[img.length - 1] = 16;
     const bad = await measure(uploadUrl(m.id), files([{ filename: 'bad.bmp', data: img }]));

@@ -113,13 +113,4 @@ export function tooManyPoints(out: Parsed, entry: string, max: number): void {
   out.problems.push({ entry, key: 'annotationTooManyPoints', vars: { entry, max } });
 }
 
-let lastBreath = performance.now();
-/**
- * Lets other requests run when this one has held the event loop for more than a few ms: the parsers call it
- * in their loops, so no file of any size blocks the server for long (issue 30, item 4).
- */
-export async function breathe(): Promise<void> {
-  if (performance.now() - lastBreath < 10) return;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  lastBreath = performance.now();
-}
+export { breathe } from '../gallery/breathe.js';

@@ -7,6 +7,7 @@ import '@fastify/multipart';
 import { Limits } from '@loupe/contracts';
 import { AppError, fail } from '../../errors.js';
 import type { Deps } from '../deps.js';
+import { breathe } from './breathe.js';
 
 export interface ReceivedFile {
   /** The part's filename as sent (for folder uploads a relative path). */
@@ -51,6 +52,8 @@ export async function receiveFiles(
     const limits = { fileSize: maxFileBytes, files: Limits.uploadMaxFiles, parts: Limits.uploadMaxFiles + 100, fields: 100 };
     const parts = req.parts({ limits, throwFileSizeLimit: false, preservePath: true } as Parameters<typeof req.parts>[0]);
     for await (const part of parts) {
+      // Thousands of small parts arrive in one TCP read and resolve as microtasks: give the loop back now and then.
+      await breathe();
       if (part.type !== 'file') continue;
       if (part.fieldname !== field) {
         part.file.resume();

@@ -10,6 +10,7 @@ import { ensureLabels } from '../labels.js';
 import { checkImage, isRefusal, type Checked, type Refusal } from './check.js';
 import { receiveFiles, type ReceivedFile } from './receive.js';
 import { blobClaims, removeBlobsIfUnused } from './blob-cleanup.js';
+import { breathe } from './breathe.js';
 
 export type UploadMode = 'images' | 'folders';
 
@@ -106,7 +107,7 @@ async function store(
     for (let i = 0; i < outcomes.length; i++) {
       // SQLite answers synchronously: let other requests run between rows of a big upload (up to
       // Limits.uploadMaxFiles); their queries wait for this transaction's connection, as before.
-      if (i % 100 === 99) await new Promise<void>((resolve) => setImmediate(resolve));
+      await breathe();
       const o = outcomes[i]!;
       if (isRefusal(o) || results[i]!.status === 'refused') continue;
       let classLabel: number | null = null;
