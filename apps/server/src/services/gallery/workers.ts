@@ -209,7 +209,13 @@ class Pool {
 
   private spawn(): Worker {
     // The heap limit bounds what one parse can take; Buffers (the BMP rows) are outside it and bounded by chunking.
-    return new Worker(WORKER_SOURCE, { eval: true, workerData: { fxp: this.fxp }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { fxp: this.fxp }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    // An idle worker that fails (it should not) is dropped, never left to throw an unhandled 'error'.
+    worker.on('error', () => undefined);
+    worker.on('exit', () => {
+      this.idle = this.idle.filter((w) => w !== worker);
+    });
+    return worker;
   }
 
   private next(): void {
@@ -224,12 +230,23 @@ class Pool {
   private start(worker: Worker, job: Job): void {
     worker.ref();
     let done = false;
+    const onMessage = (out: { result?: unknown; error?: string }) => {
+      if (done) return;
+      finish(true);
+      if (out.error !== undefined) job.reject(new WorkerTaskError(out.error));
+      else job.resolve(out.result);
+    };
+    const broke = (e: unknown) => {
+      if (done) return;
+      finish(false);
+      job.reject(new WorkerTaskError(e instanceof Error ? e.message : `worker exited (${String(e)})`));
+    };
     const finish = (keep: boolean) => {
       done = true;
       clearTimeout(timer);
-      worker.removeAllListeners('message');
-      worker.removeAllListeners('error');
-      worker.removeAllListeners('exit');
+      worker.off('message', onMessage);
+      worker.off('error', broke);
+      worker.off('exit', broke);
       this.running -= 1;
       if (keep) {
         worker.unref();
@@ -244,19 +261,9 @@ class Pool {
       finish(false);
       job.reject(new WorkerTaskError('took too long'));
     }, TASK_TIMEOUT_MS);
-    worker.once('message', (out: { result?: unknown; error?: string }) => {
-      if (done) return;
-      finish(true);
-      if (out.error !== undefined) job.reject(new WorkerTaskError(out.error));
-      else job.resolve(out.result);
-    });
-    const broke = (e: unknown) => {
-      if (done) return;
-      finish(false);
-      job.reject(new WorkerTaskError(e instanceof Error ? e.message : `worker exited (${String(e)})`));
-    };
-    worker.once('error', broke);
-    worker.once('exit', broke);
+    worker.on('message', onMessage);
+    worker.on('error', broke);
+    worker.on('exit', broke);
     worker.postMessage(job.task, job.transfer);
   }
 }
