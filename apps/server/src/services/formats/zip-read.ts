@@ -43,8 +43,8 @@ const open = (file: string) =>
   );
 
 /**
- * Streams the entries `wanted` picks out of a ZIP on disk to `onEntry`, one after the other, refusing unsafe names, links and archives that
- * unpack bigger than the limits: the entry count (from the central directory, before any entry is read) and
+ * Streams the entries `wanted` picks out of a ZIP on disk to `onEntry`, one after the other, refusing unsafe
+ * names, links and archives that unpack bigger than the limits: the entry count (from the central directory, before any entry is read) and
  * declared sizes are checked first, and bytes are counted again while inflating, because the declared sizes
  * are whatever the archive's author wrote. A wanted entry (an annotation file, held in memory and parsed)
  * may inflate to at most Limits.annotationFileMaxBytes, all of them together to annotationFilesMaxBytes:
