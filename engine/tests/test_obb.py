@@ -1,12 +1,13 @@
 import json
+import shutil
 
-from conftest import FAST, run_engine
+from conftest import check_half_on_cpu, run_engine
 
 
-def test_obb_train_test_export(obb_data, tmp_path):
-    _, events, _ = run_engine("train", "--task", "obb", "--data", f"{obb_data}/all.json", "--images",
-                              f"{obb_data}/images", "--out", tmp_path / "r", *FAST, "--set", "degrees=30")
-    assert events[-1]["event"] == "done"
+def test_obb_train_test_export(obb_data, obb_learned, tmp_path):
+    # the rotated detector test_learning checks (conftest.obb_learned), tested on obb_data's images
+    (tmp_path / "r").mkdir()
+    shutil.copy(f"{obb_learned[0]}/best.pt", tmp_path / "r/best.pt")
     _, events, _ = run_engine("test", "--model", tmp_path / "r/best.pt", "--data", f"{obb_data}/val.json",
                               "--images", f"{obb_data}/images", "--out", tmp_path / "p.json", "--conf", "0.0")
     res = json.load(open(tmp_path / "p.json"))
@@ -32,3 +33,8 @@ def test_obb_train_test_export(obb_data, tmp_path):
         _, events, _ = run_engine("export", "--model", tmp_path / "r/best.pt", "--width", 64, "--height", 64,
                                   "--max-det", 20, "--tta", "dihedral", *flag, "--out", out)
         assert events[-1]["summary"]["tta"] == "dihedral" and b'"tta": "dihedral"' in out.read_bytes()
+
+
+def test_half_on_cpu_is_float32(obb_learned, tmp_path):
+    out, data, _, _ = obb_learned
+    check_half_on_cpu(f"{out}/best.pt", f"{data}/val.json", f"{data}/images", tmp_path, "--conf", "0.001")
