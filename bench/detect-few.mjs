@@ -1,12 +1,15 @@
 // Few-image detection benchmark: our users' normal case (30-300 labelled images) on real data. BENCH_IMAGES
 // DeepPCB trainval images (default 60, drawn with a fixed seed, BENCH_SAMPLE_SEED) train the detector with the
 // platform's default parameters except `model=auto` (p on a CPU training in float32, n on one with AMX, where
-// bfloat16 makes n's 4x FLOPs cost about 2x p's time; the form's default is n);
+// bfloat16 makes n's 4x FLOPs cost about 2x p's time; auto is also the form's default);
 // BENCH_PARAMS replaces that. A third as many other trainval images validate it as the platform's split would,
 // and best.pt is tested on DeepPCB's whole test split (500 images, partly of board designs the sample never
 // shows). BENCH_TRAIN_SECONDS caps training (default 1800; the default 100 epochs end sooner). Skipped with a
 // message when ../shared/data/deeppcb is absent.
 // Ends with one line: BENCH detect-few mAP50=… mAP50_95=… images=… epochs=… train_s=… img_per_s=…
+// BENCH_SPEED_ONLY=1 measures training speed alone (with a short BENCH_TRAIN_SECONDS: p against n on a CPU
+// without AMX, engine/BENCHMARKS-FEW.md): no test split; the last line is
+// BENCH detect-few-speed params=… images=… epochs=… train_s=… img_per_s=… dtype=…
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -19,6 +22,7 @@ const IMAGES = Number(process.env.BENCH_IMAGES ?? 60);
 const SAMPLE_SEED = Number(process.env.BENCH_SAMPLE_SEED ?? 1);
 const BUDGET_S = Number(process.env.BENCH_TRAIN_SECONDS ?? 1800);
 const PARAMS = (process.env.BENCH_PARAMS ?? "model=auto").split(/\s+/).filter(Boolean);
+const SPEED_ONLY = process.env.BENCH_SPEED_ONLY === "1";
 
 if (!existsSync(join(DATA, "coco_trainval.json"))) {
   console.log(`detect-few: skipped, dataset folder ${DATA} is absent`);
@@ -64,6 +68,10 @@ console.log(`sample (seed ${SAMPLE_SEED}): ${IMAGES} training images with ${trai
 const out = join(work, "run");
 const summary = await runEngine(["train", "--task", "detect", "--data", trainJson, "--val", valJson,
   "--images", join(DATA, "images"), "--out", out, "--max-seconds", String(BUDGET_S), ...PARAMS.flatMap((p) => ["--set", p])]);
+if (SPEED_ONLY) {
+  console.log(`BENCH detect-few-speed params=${PARAMS.join(",")} images=${IMAGES} epochs=${summary.total_epochs} train_s=${summary.train_time_s.toFixed(0)} img_per_s=${summary.train_img_per_s.toFixed(2)} dtype=${summary.train_dtype}`);
+  process.exit(0);
+}
 const test = await runEngine(["test", "--model", join(out, "best.pt"), "--data", join(DATA, "coco_test.json"),
   "--images", join(DATA, "images"), "--out", join(work, "test.json")]);
 

@@ -190,7 +190,9 @@ def auto_model(cuda, cpu_bf16):
     memory-bound element-wise work, so n, with 3.9x p's FLOPs, took only about 1.9x its time per image (DeepPCB at
     704 px on 2 cores: 8.7-9.1 against 16.2 images/s), and in the same 30 minutes its 15-16 epochs scored one-view
     mAP50 0.957 twice against p's 0.943 in 29 (engine/BENCHMARKS-CPU.md, runs 35-37). On CPUs that train in
-    float32, p stays the choice it was for runs 12-33; n was not measured there against it at the same budget."""
+    float32, p stays the choice it was for runs 12-33: on an AMD EPYC without AMX n trained 2.70 images/s against
+    p's 6.0-7.2 at the detect-few settings (BENCHMARKS-FEW.md), 2.2-2.7x p's time per image; its accuracy at the same
+    budget was not measured there."""
     return "n" if cuda or cpu_bf16 else "p"
 
 
