@@ -32,6 +32,7 @@ import { fsBlobStore } from './adapters/blob-store.js';
 import { outboxMailer, smtpMailer } from './adapters/mailer.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installFilesCookie } from './http/auth-hooks.js';
+import { installTurns } from './http/turns.js';
 import { reqSerializer } from './http/log-redact.js';
 import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import { argon2Hasher } from './services/crypto.js';
@@ -142,6 +143,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorateRequest('auth', null);
 
   installErrorHandler(app);
+  // First of all hooks: a request waits for its turn before anything runs for it (http/turns.ts).
+  installTurns(app);
   await installSecurityHeaders(app);
   await app.register(cookie);
   installFilesCookie(app);
