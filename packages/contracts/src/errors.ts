@@ -114,9 +114,6 @@ export const Errors = {
   annotationInvalid: def(30028, 400, 'annotationInvalid'),
   autoSplitTestTooFew: def(30029, 409, 'autoSplitTestTooFew'),
 
-  // Labeling studio (3003x)
-  annotationConflict: def(30030, 409, 'annotationConflict'),
-  annotationTooSmall: def(30031, 400, 'annotationTooSmall'),
   // Upload and annotation-file limits: decompression bombs, oversized or malformed files (3004x)
   imageTooManyPixels: def(30040, 413, 'imageTooManyPixels'),
   uploadTooManyFiles: def(30041, 413, 'uploadTooManyFiles'),
@@ -127,6 +124,9 @@ export const Errors = {
   annotationTooDeep: def(30046, 400, 'annotationTooDeep'),
   annotationBadField: def(30047, 400, 'annotationBadField'),
 
+  // Labeling studio (3003x)
+  annotationConflict: def(30030, 409, 'annotationConflict'),
+  annotationTooSmall: def(30031, 400, 'annotationTooSmall'),
   notTestData: def(30032, 409, 'notTestData'),
   convertFailed: def(30033, 409, 'convertFailed'),
   shapeInvalid: def(30034, 400, 'shapeInvalid'),

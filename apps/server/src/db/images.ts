@@ -189,9 +189,9 @@ export function imagesRepo(db: Kysely<DB>) {
         .where('id', '=', id)
         .execute();
     },
+    /** Each image's blob keys: [original, thumbnail] (services/gallery/blob-cleanup.ts groups them so). */
     blobsOfModel: async (modelId: number) =>
       (await db.selectFrom('images').select(['sha256', 'thumb_sha']).where('model_id', '=', modelId).execute()).map((r) => [r.sha256, r.thumb_sha]),
   };
 }
 export type ImagesRepo = ReturnType<typeof imagesRepo>;
-    /** Each image's blob keys: [original, thumbnail] (services/gallery/blob-cleanup.ts groups them so). */

@@ -341,7 +341,6 @@ export interface ImageClassesTable {
   label_id: number;
 }
 
-export interface DB {
 /**
  * Failed sign-ins (password or code) per account (migration 0010): one row per (account, address) and one per
  * account with address '' (all addresses together). services/lockout.ts explains the backoff.
@@ -351,9 +350,9 @@ export interface LoginFailuresTable {
   address: string;
   failures: number;
   locked_until: Millis;
+  last_at: Millis;
   /** A sign-in succeeded from this address: until then the account-wide lock does not apply to it. */
   trusted_until: Defaulted<Millis>;
-  last_at: Millis;
 }
 
 /**
@@ -366,9 +365,10 @@ export interface BlobGuardsTable {
   claimed_at: Millis;
 }
 
-  image_classes: ImageClassesTable;
+export interface DB {
   login_failures: LoginFailuresTable;
   blob_guards: BlobGuardsTable;
+  image_classes: ImageClassesTable;
   measurement_settings: MeasurementSettingsTable;
   jobs: JobsTable;
   dataset_snapshots: DatasetSnapshotsTable;
