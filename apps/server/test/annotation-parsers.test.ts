@@ -140,8 +140,8 @@ describe('malformed annotation files are refused by name, never with a 500', () 
   });
 
   it('refuses an annotation file over the size limit by name', async () => {
-    const big = JSON.stringify({ shapes: [], imagePath: 'a.jpg', pad: ' '.repeat(9 * 1024 * 1024) });
+    const big = JSON.stringify({ shapes: [], imagePath: 'a.jpg', pad: ' '.repeat(65 * 1024 * 1024) });
     const r = await importZip([{ path: 'dir/big.json', data: big }]);
-    expect(r).toMatchObject({ status: 413, code: Errors.annotationFileTooLarge.code, message: 'The annotation file "dir/big.json" is too large: at most 8 MB.' });
+    expect(r).toMatchObject({ status: 413, code: Errors.annotationFileTooLarge.code, message: 'The annotation file "dir/big.json" is too large: at most 64 MB.' });
   });
 });

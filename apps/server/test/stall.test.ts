@@ -50,15 +50,20 @@ const collect = runInNewContext('gc') as () => void;
 type Body = { payload: Buffer; headers: Record<string, string> };
 
 /**
- * Measures one upload; when it stalled, measures it once more (with a fresh body from `body()` where the
- * first was stored) and keeps the second. A stall the server causes happens again, every time; the OS
- * descheduling this process on a shared, loaded machine (2 cores, load 10 and more while this was
- * written) does not.
+ * Measures one upload; when it stalled, measures it again (with a fresh body from `body()` where the
+ * first was stored), at most twice more, and keeps the smallest stall. A stall the server causes happens
+ * again, every time; the OS descheduling this process on a shared, loaded machine (2 cores, load 10 and
+ * more while this was written) does not.
  */
 async function measure(url: string, body: Body | (() => Body)): Promise<Measured> {
   const make = typeof body === 'function' ? body : () => body;
-  const first = await measureOnce(url, make());
-  return first.stallMs < STALL_MS ? first : measureOnce(url, make());
+  // Up to three tries: in the full suite another worker trains an engine on the same two cores.
+  let best = await measureOnce(url, make());
+  for (let i = 0; i < 2 && best.stallMs >= STALL_MS; i++) {
+    const again = await measureOnce(url, make());
+    if (again.stallMs < best.stallMs) best = again;
+  }
+  return best;
 }
 
 /** POSTs the body to the listening server, sampling event-loop delay and RSS until the answer is read. */
@@ -281,7 +286,7 @@ describe('no upload stalls the server (event-loop delay under 200 ms, memory bou
     const honest = rawZip(Array.from({ length: 9 }, (_, i) => ({ name: `bomb${i}.json`, data: run.data, method: 8 as const, crc: run.crc, size: 100 * MB })));
     expect(honest.length).toBeLessThan(MB);
     const r = await measure(zipUrl(m.id), annotations(honest));
-    expect(r).toMatchObject({ status: 413, body: { code: Errors.annotationFileTooLarge.code, message: 'The annotation file "bomb0.json" is too large: at most 8 MB.' } });
+    expect(r).toMatchObject({ status: 413, body: { code: Errors.annotationFileTooLarge.code, message: 'The annotation file "bomb0.json" is too large: at most 64 MB.' } });
     // Headers that claim 1 KB each: the inflated bytes are counted, and inflating stops at the limit.
     const lying = rawZip(Array.from({ length: 9 }, (_, i) => ({ name: `bomb${i}.json`, data: run.data, method: 8 as const, crc: run.crc, size: 1024 })));
     const l = await measure(zipUrl(m.id), annotations(lying));

@@ -62,9 +62,11 @@ export const Limits = {
    * One annotation file read from a ZIP (inflated bytes, counted as they come). JSON and XML are parsed on a
    * worker thread; this bounds what one file costs in memory and what comes back to the event loop.
    */
-  annotationFileMaxBytes: 8 * 1024 * 1024,
+  // COCO files of real datasets reach tens of MB; coordinate arrays come back from the worker as transferred
+  // typed arrays, so size costs the worker, not the event loop.
+  annotationFileMaxBytes: 64 * 1024 * 1024,
   /** All annotation files of one ZIP together, as inflated (they are held in memory while parsed). */
-  annotationFilesMaxBytes: 128 * 1024 * 1024,
+  annotationFilesMaxBytes: 256 * 1024 * 1024,
   /** Nesting in an annotation file (VOC needs 4 levels, COCO and LabelMe 5). */
   annotationMaxDepth: 32,
   imageListPageSize: 50,
