@@ -18,9 +18,10 @@ from loupe_engine.trainer.validate import evaluate
 
 
 def _args(det_data, out, *extra):
+    # model and precision stated: the defaults follow the host (auto is p without AMX; amp is bfloat16 with it)
     return ["train", "--task", "detect", "--data", f"{det_data}/train.json", "--val", f"{det_data}/val.json",
             "--images", f"{det_data}/images", "--out", out, "--set", "imgsz=64", "--set", "seed=5",
-            "--set", "batch=4", "--set", "procs=2", *extra]
+            "--set", "batch=4", "--set", "procs=2", "--set", "model=n", "--set", "amp=false", *extra]
 
 
 def _children(pid):
