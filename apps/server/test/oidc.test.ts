@@ -11,7 +11,8 @@ import { adminToken, call, startApp, type TestApp } from './helper.js';
  */
 const CALLBACK = 'http://loupe.test/api/auth/oidc/callback';
 const people: Record<string, Record<string, unknown>> = {
-  grace: { email: 'Grace@Navy.test', email_verified: true, given_name: 'Grace', family_name: 'Hopper' },
+  // Names with a bidi override and a zero-width space, which Loupe drops: the account reads Grace Hopper.
+  grace: { email: 'Grace@Navy.test', email_verified: true, given_name: 'Gra\u202Ece', family_name: 'Hop\u200Bper' },
   mallory: { email: 'mallory@navy.test', email_verified: false },
 };
 

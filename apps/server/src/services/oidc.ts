@@ -1,11 +1,13 @@
 import * as client from 'openid-client';
-import { Errors, Roles, type ErrorName, type Language } from '@loupe/contracts';
+import { Errors, NAME_FORBIDDEN_CHARS, Roles, type ErrorName, type Language } from '@loupe/contracts';
 import { AppError } from '../errors.js';
 import type { User } from '../db/users.js';
 import type { Deps } from './deps.js';
 import { assertCanSignIn } from './registration.js';
 import { startSession } from './sessions.js';
 import { randomToken, sha256 } from './crypto.js';
+
+const hiddenChars = new RegExp(NAME_FORBIDDEN_CHARS, 'gu');
 
 /**
  * OpenID Connect sign-in (the sign-in page's "Google" option, any provider): authorization code flow with
@@ -138,7 +140,8 @@ async function findOrCreate(deps: Deps, claims: Claims, email: string, lang: Lan
     await deps.users.update(existing.id, { ...patch, updated_at: now });
     return { ...existing, ...patch };
   }
-  const text = (v: unknown) => (typeof v === 'string' ? v.trim().slice(0, 100) : '');
+  // A provider's names are not typed here: invisible and reordering characters are dropped rather than refused.
+  const text = (v: unknown) => (typeof v === 'string' ? v.replace(hiddenChars, '').trim().slice(0, 100) : '');
   const row = {
     email,
     password_hash: null,
