@@ -19,6 +19,7 @@ interface Answer {
   code: number;
   message: string;
   data: (LoginData & { retryAfterS?: number }) | null;
+  retryAfter: string | undefined;
 }
 
 async function post(url: string, address: string, body: Record<string, string>, opts: { lang?: string; form?: boolean } = {}): Promise<Answer> {
@@ -32,7 +33,7 @@ async function post(url: string, address: string, body: Record<string, string>, 
     },
     payload: opts.form ? new URLSearchParams(body).toString() : JSON.stringify(body),
   });
-  return { status: res.statusCode, ...(res.json() as Omit<Answer, 'status'>) };
+  return { status: res.statusCode, retryAfter: res.headers['retry-after'] as string | undefined, ...(res.json() as Omit<Answer, 'status' | 'retryAfter'>) };
 }
 
 const login = (address: string, username: string, password: string, lang?: string) =>
@@ -42,6 +43,7 @@ function expectLocked(r: Answer, seconds: number) {
   expect(r).toMatchObject({ status: 429, code: Errors.accountLocked.code });
   expect(r.data?.retryAfterS).toBeGreaterThan(seconds - 2);
   expect(r.data?.retryAfterS).toBeLessThanOrEqual(seconds);
+  expect(r.retryAfter).toBe(String(Math.ceil(r.data!.retryAfterS!)));
 }
 
 /** Moves the clock on for the rest of the file: every test below uses its own accounts. */

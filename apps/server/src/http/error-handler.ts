@@ -63,6 +63,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     const known = toAppError(error);
     if (known) {
       if (known.def.status >= 500) req.log.error({ err: error }, 'request failed');
+      // A lockout knows when it ends (services/lockout.ts): say it in the standard header as well as the body.
+      const retryAfterS = (known.data as { retryAfterS?: unknown } | undefined)?.retryAfterS;
+      if (known.def.status === 429 && typeof retryAfterS === 'number') void reply.header('retry-after', String(Math.ceil(retryAfterS)));
       return reply.status(known.def.status).send(render(known, lang));
     }
     req.log.error({ err: error }, 'unexpected error');
