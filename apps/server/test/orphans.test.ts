@@ -3,9 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadData } from '@loupe/contracts';
+import { Errors, type UploadData } from '@loupe/contracts';
 import { call, startApp, type TestApp } from './helper.js';
 import { draw, newModel, send, uploadUrl, userToken } from './gallery-fixtures.js';
+import { labeledStudio, start, TINY } from './training-fixtures.js';
 
 /**
  * Issue 30 item 8: what a crash leaves (blob files no row names, temp files, claims never released) is swept at
@@ -207,4 +208,48 @@ describe('deleting an image while another account uploads the same bytes', () =>
     expect(fs.existsSync(blobPath(t, row.sha256))).toBe(false);
     expect(fs.existsSync(blobPath(t, row.thumb_sha))).toBe(false);
   });
+});
+
+describe('starting a training while its images are deleted', () => {
+  let t: TestApp;
+  // No runner takes the jobs: what is checked is what the start leaves in the database and on disk.
+  beforeAll(async () => (t = await startApp({ jobConcurrency: 0 })), 60_000);
+  afterAll(() => t.close());
+
+  it('refuses clearly, and stores nothing, when an image file went between reading the data and recording it', async () => {
+    const token = await userToken(t.app);
+    const s = await labeledStudio(t.app, token, { count: 6 });
+    // A delete that finished after the images were read and before the snapshot named them: the file is gone.
+    const row = await t.app.deps.db.selectFrom('images').select('sha256').where('id', '=', s.images[0]!).executeTakeFirstOrThrow();
+    fs.rmSync(blobPath(t, row.sha256));
+    const r = await start(t.app, token, s.model.id, TINY, 'de');
+    expect(r).toMatchObject({ code: Errors.trainingDataChanged.code, message: expect.stringContaining('gelöscht') });
+    for (const table of ['trainings', 'jobs', 'dataset_snapshots', 'blob_guards'] as const) {
+      expect(await t.app.deps.db.selectFrom(table).selectAll().execute(), table).toEqual([]);
+    }
+  });
+
+  it('never records a snapshot that names a missing file, over concurrent rounds of start and delete', async () => {
+    const rounds = 6;
+    // One account and model each (one training per model, three jobs per account), prepared one after another.
+    const studios = [];
+    for (let i = 0; i < rounds; i++) {
+      const token = await userToken(t.app);
+      studios.push({ token, s: await labeledStudio(t.app, token, { count: 6 }) });
+    }
+    await Promise.all(
+      studios.map(async ({ token, s }, i) => {
+        const [started, del] = await Promise.all([
+          start(t.app, token, s.model.id),
+          call(t.app, 'POST', `/api/models/${s.model.id}/images/delete`, { ids: [s.images[i % 4]!] }, { token }),
+        ]);
+        expect(del.code, del.message).toBe(0);
+        expect([0, Errors.trainingDataChanged.code, Errors.labelNeedsTrainValid.code], started.message).toContain(started.code);
+      }),
+    );
+    const named = await t.app.deps.db.selectFrom('snapshot_blobs').select('sha256').execute();
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((r) => !fs.existsSync(blobPath(t, r.sha256)))).toEqual([]);
+    expect(await t.app.deps.db.selectFrom('blob_guards').selectAll().execute()).toEqual([]);
+  }, 60_000);
 });

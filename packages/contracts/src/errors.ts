@@ -148,6 +148,8 @@ export const Errors = {
   exportInProgress: def(40011, 409, 'exportInProgress'),
   classesTooFew: def(40012, 409, 'classesTooFew', 'toMark'),
   ttaNotForTask: def(40013, 400, 'ttaNotForTask'),
+  // An image of the training data was deleted while the training started (its file went before the snapshot held it).
+  trainingDataChanged: def(40014, 409, 'trainingDataChanged'),
   // Pretrained weights (issue 30 item 1): `pretrained` names one of the caller's own succeeded versions.
   pretrainedNotFound: def(40030, 404, 'pretrainedNotFound'),
   pretrainedNoWeights: def(40031, 409, 'pretrainedNoWeights'),

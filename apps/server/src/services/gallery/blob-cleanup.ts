@@ -99,27 +99,46 @@ export async function removeBlobsIfUnused(deps: Deps, groups: BlobGroup[]): Prom
   }
 }
 
-/** The claims one upload holds; release them once its rows have committed or failed. */
+/** The claims one upload (or one training start) holds; release them once its rows have committed or failed. */
 export function blobClaims(deps: Deps) {
-  const held: string[] = [];
+  // How many claims this holder took on each key (an upload may hold the same bytes twice).
+  const held = new Map<string, number>();
   return {
-    /** Claim a key before its file is placed (committed at once, so a concurrent delete sees it). */
-    async add(sha: string): Promise<void> {
-      await deps.db
-        .insertInto('blob_guards')
-        .values({ sha256: sha, claims: 1, claimed_at: deps.now() })
-        .onConflict((oc) => oc.column('sha256').doUpdateSet({ claims: sql<number>`blob_guards.claims + 1`, claimed_at: deps.now() }))
-        .execute();
-      held.push(sha);
+    /** Claim keys before their files are placed or named (committed at once, so a concurrent delete sees them). */
+    async add(...shas: string[]): Promise<void> {
+      const unique = [...new Set(shas)];
+      for (let i = 0; i < unique.length; i += CLAIM_CHUNK) {
+        const at = deps.now();
+        const part = unique.slice(i, i + CLAIM_CHUNK);
+        await deps.db
+          .insertInto('blob_guards')
+          .values(part.map((sha) => ({ sha256: sha, claims: 1, claimed_at: at })))
+          .onConflict((oc) => oc.column('sha256').doUpdateSet({ claims: sql<number>`blob_guards.claims + 1`, claimed_at: at }))
+          .execute();
+        for (const sha of part) held.set(sha, (held.get(sha) ?? 0) + 1);
+      }
     },
     async release(): Promise<void> {
-      for (const sha of held.splice(0)) {
-        await deps.db.updateTable('blob_guards').set({ claims: sql<number>`claims - 1` }).where('sha256', '=', sha).where('claims', '>', 0).execute();
-        await deps.db.deleteFrom('blob_guards').where('sha256', '=', sha).where('claims', '<=', 0).execute();
+      const byCount = new Map<number, string[]>();
+      for (const [sha, n] of held) {
+        const keys = byCount.get(n);
+        if (keys) keys.push(sha);
+        else byCount.set(n, [sha]);
+      }
+      held.clear();
+      for (const [n, keys] of byCount) {
+        for (let i = 0; i < keys.length; i += CLAIM_CHUNK) {
+          const part = keys.slice(i, i + CLAIM_CHUNK);
+          await deps.db.updateTable('blob_guards').set({ claims: sql<number>`claims - ${n}` }).where('sha256', 'in', part).where('claims', '>', 0).execute();
+          await deps.db.deleteFrom('blob_guards').where('sha256', 'in', part).where('claims', '<=', 0).execute();
+        }
       }
     },
   };
 }
+
+/** Keys per statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
+const CLAIM_CHUNK = 300;
 
 export interface SweepResult {
   blobs: number;

@@ -9,7 +9,8 @@ import type { User } from '../../db/users.js';
 import type { Deps } from '../deps.js';
 import { assertTrainingParams, savedParams } from './parameters.js';
 import { resolvePretrained } from './pretrained.js';
-import { freezeDataset } from './snapshot.js';
+import { blobClaims } from '../gallery/blob-cleanup.js';
+import { freezeDataset, type FrozenDataset } from './snapshot.js';
 import { setTrainingStatus } from './state.js';
 
 /** The summary key each task's accuracy is (TrainingData.accuracy): mAP50, top-1, mIoU, character accuracy. */
@@ -80,6 +81,20 @@ export async function startTraining(deps: Deps, user: User, model: Model, body: 
   if (await deps.trainings.active(model.id)) fail('ongoingTraining');
   if (await deps.testRuns.active(model.id)) fail('ongoingTesting');
   const frozen = await freezeDataset(deps, model);
+  // The images' bytes are claimed until the snapshot names them: a delete of one of these images from now on
+  // leaves its file (blob-cleanup.ts). One deleted since it was read is gone already: say so, store nothing.
+  const claims = blobClaims(deps);
+  try {
+    await claims.add(...Object.values(frozen.blobs));
+    if (Object.values(frozen.blobs).some((sha) => !deps.blobs.has(sha))) fail('trainingDataChanged');
+    return await queueTraining(deps, user, model, body, params, frozen);
+  } finally {
+    await claims.release();
+  }
+}
+
+/** Records the frozen data as a snapshot, the training and its queued job, in one transaction. */
+async function queueTraining(deps: Deps, user: User, model: Model, body: TrainingStartBody, params: ReturnType<typeof savedParams>, frozen: FrozenDataset): Promise<TrainingData> {
   const manifestSha = frozen.contentHash;
   const created = await deps.blobs.putBuffer(manifestSha, frozen.json);
   const now = deps.now();
