@@ -5,58 +5,31 @@
 // The health route (no session, no database) runs beside them as this machine's floor, outside the verdict.
 // Target: 0 errors and p99 < 100 ms at 200 connections. Ends with one line, the figures at 200 connections of
 // the worst route: BENCH api rps=... p99_ms=... errors=...
-import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadavg } from "node:os";
+import { benchServer, dist, prepare, seedUser, startServer, stopServer } from "./bench-server.mjs";
 import autocannon from "autocannon";
 import { serverCpuMs } from "./gallery-helpers.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DURATION_S = Number(process.env.BENCH_API_DURATION ?? 30);
 const CONNECTIONS = (process.env.BENCH_API_CONNECTIONS ?? "50,200").split(",").map(Number);
 const MODELS = 20;
 const IMAGES = 1060;
 const PORT = Number(process.env.BENCH_API_PORT ?? 18120);
 
-const cpu = cpus();
-console.log(`machine: ${cpu[0]?.model ?? "cpu"} x${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}, ${process.platform}`);
-if (process.env.BENCH_SKIP_BUILD !== "1") {
-  console.log("building contracts and server ...");
-  execFileSync("npm", ["run", "build", "-w", "packages/contracts", "-w", "apps/server"], { cwd: ROOT, stdio: "ignore" });
-}
-const dist = (p) => import(pathToFileURL(join(ROOT, "apps/server/dist", p)).href);
-const { loadConfig } = await dist("config.js");
+const cpu = prepare();
 const { openDatabase } = await dist("db/database.js");
-const { usersRepo } = await dist("db/users.js");
 const { modelsRepo } = await dist("db/models.js");
 const { labelsRepo } = await dist("db/labels.js");
 const { imagesRepo } = await dist("db/images.js");
-const { startSession } = await dist("services/sessions.js");
-
-const dataDir = mkdtempSync(join(tmpdir(), "loupe-bench-api-"));
-const env = {
-  ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "warn", DATABASE_URL: "",
-  // The rate limit lifted: this measures the server, not its limiter (which answers 429 past 1,200 a minute).
-  RATE_LIMIT_MAX: "1000000", LOUPE_ADMIN_EMAIL: "admin@bench.test", LOUPE_ADMIN_PASSWORD: "Bench12345",
-};
-const config = { ...loadConfig(env), databaseUrl: null };
-const base = `http://127.0.0.1:${PORT}`;
+const { dataDir, env, config, base } = await benchServer("api", PORT);
 let server = null;
 try {
   // --- one user, 20 models, 1,060 images in the first, a few in each of the others ---
   const database = await openDatabase(config);
   const db = database.db;
   const now = Date.now();
-  const users = usersRepo(db);
-  const userId = await users.insert({
-    email: "bench@factory.test", password_hash: null, first_name: "Bench", last_name: "Mark", company: "Loupe", company_id: "",
-    phone: null, landline: "", country: "DE", job_title: "", role: "0", status: "approved", language: "en",
-    training_priority: 0, download_permission: 0, oidc_subject: null, created_at: now, activated_at: now, updated_at: now,
-  });
-  const token = await startSession({ db, now: Date.now, config }, await users.findById(userId));
+  const { userId, token } = await seedUser(db, config);
   const models = modelsRepo(db);
   const images = imagesRepo(db);
   const types = ["DETECTION", "SEGMENTATION", "classification", "DETECTION", "MEASURE"];
@@ -90,15 +63,7 @@ try {
   await database.close();
 
   // --- the server in its own process, as in production ---
-  server = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ?? "").split(" ").filter(Boolean), join(ROOT, "apps/server/dist/main.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      if (i > 200) throw new Error("server did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  server = await startServer(env, base);
   const headers = { "x-token": token };
   const routes = [
     { name: "model list", path: "/api/models", check: (d) => d.total === MODELS && d.items.length === MODELS && d.items.some((m) => m.totalImages === IMAGES) },
@@ -140,8 +105,5 @@ try {
   console.log(`target at ${top} connections: 0 errors and p99 < 100 ms on every route: ${met ? "met" : "MISSED"} (worst: ${worst.route})`);
   console.log(`BENCH api rps=${worst.rps.toFixed(0)} p99_ms=${worst.p99} errors=${worst.errors}`);
 } finally {
-  server?.kill("SIGTERM");
-  if (server) await new Promise((r) => server.once("exit", r));
-  if (process.env.BENCH_KEEP_DATA === "1") console.log(`kept ${dataDir}`);
-  else rmSync(dataDir, { recursive: true, force: true });
+  await stopServer(server, dataDir);
 }

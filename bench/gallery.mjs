@@ -3,56 +3,30 @@
 // (target <= 50 ms); then 1,000 real 640x480 JPEGs drawn here pushed through the upload API over real HTTP,
 // thumbnails included -> images per second (target >= 100).
 // Ends with one line: BENCH gallery list_p95_ms=... ingest_img_per_s=...
-import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadavg } from "node:os";
+import { benchServer, dist, prepare, seedUser, startServer, stopServer } from "./bench-server.mjs";
 import { drawJpegs, percentile, serverCpuMs, summarise } from "./gallery-helpers.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROWS = Number(process.env.BENCH_GALLERY_ROWS ?? 100_000);
 const UPLOADS = Number(process.env.BENCH_GALLERY_UPLOADS ?? 1000);
 const PER_REQUEST = Number(process.env.BENCH_GALLERY_PER_REQUEST ?? 20);
 const PARALLEL = Number(process.env.BENCH_GALLERY_PARALLEL ?? 4);
 const PORT = Number(process.env.BENCH_GALLERY_PORT ?? 18110);
 
-const cpu = cpus();
-console.log(`machine: ${cpu[0]?.model ?? "cpu"} x${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}, ${process.platform}`);
-if (process.env.BENCH_SKIP_BUILD !== "1") {
-  console.log("building contracts and server ...");
-  execFileSync("npm", ["run", "build", "-w", "packages/contracts", "-w", "apps/server"], { cwd: ROOT, stdio: "ignore" });
-}
-const dist = (p) => import(pathToFileURL(join(ROOT, "apps/server/dist", p)).href);
-const { loadConfig } = await dist("config.js");
+const cpu = prepare();
 const { openDatabase } = await dist("db/database.js");
-const { usersRepo } = await dist("db/users.js");
 const { modelsRepo } = await dist("db/models.js");
 const { labelsRepo } = await dist("db/labels.js");
 const { imagesRepo } = await dist("db/images.js");
-const { startSession } = await dist("services/sessions.js");
-
-const dataDir = mkdtempSync(join(tmpdir(), "loupe-bench-gallery-"));
-const env = {
-  ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "warn", DATABASE_URL: "",
-  RATE_LIMIT_MAX: "1000000", LOUPE_ADMIN_EMAIL: "admin@bench.test", LOUPE_ADMIN_PASSWORD: "Bench12345",
-};
-const config = { ...loadConfig(env), databaseUrl: null };
-const base = `http://127.0.0.1:${PORT}`;
+const { dataDir, env, config, base } = await benchServer("gallery", PORT);
 let server = null;
 try {
   // --- 100k rows through the repository layer, before the server starts ---
   const database = await openDatabase(config);
   const db = database.db;
   const now = Date.now();
-  const users = usersRepo(db);
-  const userId = await users.insert({
-    email: "bench@factory.test", password_hash: null, first_name: "Bench", last_name: "Mark", company: "Loupe", company_id: "",
-    phone: null, landline: "", country: "DE", job_title: "", role: "0", status: "approved", language: "en",
-    training_priority: 0, download_permission: 0, oidc_subject: null, created_at: now, activated_at: now, updated_at: now,
-  });
-  const token = await startSession({ db, now: Date.now, config }, await users.findById(userId));
+  const { userId, token } = await seedUser(db, config);
   const modelId = await modelsRepo(db).insert({
     owner_id: userId, name: "hundred thousand", name_key: "hundred thousand", note: "", code: `detection-${randomBytes(6).toString("hex")}`,
     type: "DETECTION", project_status: "no", training_status: "notTrained", test_status: "notTested", train_id: null, created_at: now, updated_at: now,
@@ -92,15 +66,7 @@ try {
   await database.close();
 
   // --- the server in its own process, as in production ---
-  server = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ?? "").split(" ").filter(Boolean), join(ROOT, "apps/server/dist/main.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      if (i > 200) throw new Error("server did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  server = await startServer(env, base);
   const headers = { "x-token": token, "content-type": "application/json" };
   const api = async (method, url, body) => {
     const res = await fetch(base + url, { method, headers, body: body ? JSON.stringify(body) : undefined });
@@ -172,8 +138,5 @@ try {
   }
   summarise(listP95, perS);
 } finally {
-  server?.kill("SIGTERM");
-  if (server) await new Promise((r) => server.once("exit", r));
-  if (process.env.BENCH_KEEP_DATA === "1") console.log(`kept ${dataDir}`);
-  else rmSync(dataDir, { recursive: true, force: true });
+  await stopServer(server, dataDir);
 }
