@@ -72,6 +72,11 @@ describe('parameter ceilings follow the host and the plan (issue 30 item 5)', ()
     const snapshots = await t.app.deps.db.selectFrom('dataset_snapshots').select('id').where('model_id', '=', s.model.id).execute();
     expect(snapshots).toHaveLength(0);
     expect((await call<ModelData>(t.app, 'GET', `/api/models/${s.model.id}`, undefined, { token })).data.projectStatus).toBe('no');
+    // Saving such a value on the parameter page is refused the same way, and nothing is saved.
+    const saved = await call(t.app, 'PUT', `/api/models/${s.model.id}/parameters`, { params: { imgsz: 4096 } }, { token });
+    expect([saved.status, saved.code]).toEqual([400, 40052]);
+    expect(saved.message).toContain('1280');
+    expect((await call<{ saved: Record<string, unknown> }>(t.app, 'GET', `/api/models/${s.model.id}/parameters`, undefined, { token })).data.saved).toEqual({});
   });
 
   it('allows the priority plan its longer hours, and a GPU host its larger images', async () => {

@@ -74,8 +74,9 @@ describe('saved training parameters (SPEC §2 /parameter)', () => {
     expect(problems.every((p) => /[\u4e00-\u9fff]/.test(p.message))).toBe(true);
     expect(r.message).toBe(problems[0]!.message);
     expect((await read(s.model.id)).data.saved).toEqual({ epochs: 5 });
-    // The limit itself is fine.
-    expect((await save(s.model.id, { imgsz: 4096, mosaic: 1, time: 72 })).code).toBe(0);
+    // The limit itself is fine: here the host's and the plan's ceilings (1280 px on a CPU, 12 h on the standard
+    // plan; fair-use.test.ts), below the engine's own limits (4096 px, 72 h).
+    expect((await save(s.model.id, { imgsz: 1280, mosaic: 1, time: 12 })).code).toBe(0);
   });
 
   it('is the caller’s own model only', async () => {

@@ -14,9 +14,10 @@ export function parameterRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     const preHandler = requireUser(deps);
     const schema = { tags, params: ModelParams, response: responses(SavedParamsData) };
     app.get(ParameterPaths.params, { schema, preHandler }, async (req) => ok(getSavedParams(await ownModel(deps, userOf(req), req.params.modelId))));
-    app.put(ParameterPaths.params, { schema: { ...schema, body: SaveParamsBody }, preHandler }, async (req) =>
-      ok(await saveParams(deps, await ownModel(deps, userOf(req), req.params.modelId), req.body, pickLanguage(req.headers.language))),
-    );
+    app.put(ParameterPaths.params, { schema: { ...schema, body: SaveParamsBody }, preHandler }, async (req) => {
+      const user = userOf(req);
+      return ok(await saveParams(deps, user, await ownModel(deps, user, req.params.modelId), req.body, pickLanguage(req.headers.language)));
+    });
     app.delete(ParameterPaths.params, { schema, preHandler }, async (req) => ok(await resetParams(deps, await ownModel(deps, userOf(req), req.params.modelId))));
   };
 }

@@ -2,6 +2,8 @@ import { checkTrainingParams, type Language, type SavedParamsData, type SavePara
 import { AppError, fail } from '../../errors.js';
 import { errorMessage, fieldName, reasonText } from '../../i18n.js';
 import type { Model } from '../../db/models.js';
+import type { User } from '../../db/users.js';
+import { assertParamCeilings } from '../../runner/fair-use.js';
 import type { Deps } from '../deps.js';
 import { resolvePretrained } from './pretrained.js';
 
@@ -33,8 +35,10 @@ export function getSavedParams(model: Model): SavedParamsData {
 }
 
 /** Saves exactly the given keys (checked like a training start); a training started without params uses them. */
-export async function saveParams(deps: Deps, model: Model, body: SaveParamsBody, lang: Language): Promise<SavedParamsData> {
+export async function saveParams(deps: Deps, user: User, model: Model, body: SaveParamsBody, lang: Language): Promise<SavedParamsData> {
   assertTrainingParams(body.params, lang);
+  // The host's and the plan's ceilings too: a saved value that no start would accept is refused where it is typed.
+  assertParamCeilings(deps.config.fairUse, body.params, user.training_priority);
   // A saved `pretrained` must name one of the owner's versions with weights now; a start checks it again.
   await resolvePretrained(deps, model.owner_id, body.params.pretrained);
   const patch = { parameters: JSON.stringify(body.params), parameters_updated_at: deps.now() };
