@@ -7,7 +7,7 @@
 // the worst route: BENCH api rps=... p99_ms=... errors=...
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
-import { benchServer, dist, prepare, seedUser, startServer, stopServer } from "./bench-server.mjs";
+import { benchServer, prepare, repositories, seedUser, startServer, stopServer } from "./bench-server.mjs";
 import autocannon from "autocannon";
 import { serverCpuMs } from "./gallery-helpers.mjs";
 
@@ -18,10 +18,7 @@ const IMAGES = 1060;
 const PORT = Number(process.env.BENCH_API_PORT ?? 18120);
 
 const cpu = prepare();
-const { openDatabase } = await dist("db/database.js");
-const { modelsRepo } = await dist("db/models.js");
-const { labelsRepo } = await dist("db/labels.js");
-const { imagesRepo } = await dist("db/images.js");
+const { openDatabase, modelsRepo, labelsRepo, imagesRepo } = await repositories();
 const { dataDir, env, config, base } = await benchServer("api", PORT);
 let server = null;
 try {

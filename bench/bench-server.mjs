@@ -23,6 +23,14 @@ export function prepare() {
 /** A module of the built server. */
 export const dist = (p) => import(pathToFileURL(join(ROOT, "apps/server/dist", p)).href);
 
+/** The built server's database opener and the repositories the benchmarks seed through. */
+export async function repositories() {
+  const [{ openDatabase }, { modelsRepo }, { labelsRepo }, { imagesRepo }] = await Promise.all(
+    ["db/database.js", "db/models.js", "db/labels.js", "db/images.js"].map(dist),
+  );
+  return { openDatabase, modelsRepo, labelsRepo, imagesRepo };
+}
+
 /** A fresh DATA_DIR and the server's environment and configuration: SQLite, rate limit lifted. */
 export async function benchServer(name, port) {
   const { loadConfig } = await dist("config.js");

@@ -5,7 +5,7 @@
 // Ends with one line: BENCH gallery list_p95_ms=... ingest_img_per_s=...
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
-import { benchServer, dist, prepare, seedUser, startServer, stopServer } from "./bench-server.mjs";
+import { benchServer, prepare, repositories, seedUser, startServer, stopServer } from "./bench-server.mjs";
 import { drawJpegs, percentile, serverCpuMs, summarise } from "./gallery-helpers.mjs";
 
 const ROWS = Number(process.env.BENCH_GALLERY_ROWS ?? 100_000);
@@ -15,10 +15,7 @@ const PARALLEL = Number(process.env.BENCH_GALLERY_PARALLEL ?? 4);
 const PORT = Number(process.env.BENCH_GALLERY_PORT ?? 18110);
 
 const cpu = prepare();
-const { openDatabase } = await dist("db/database.js");
-const { modelsRepo } = await dist("db/models.js");
-const { labelsRepo } = await dist("db/labels.js");
-const { imagesRepo } = await dist("db/images.js");
+const { openDatabase, modelsRepo, labelsRepo, imagesRepo } = await repositories();
 const { dataDir, env, config, base } = await benchServer("gallery", PORT);
 let server = null;
 try {
