@@ -7,7 +7,9 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, BASE_URL, PORT } from './env.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
-const WEB_INDEX = path.join(ROOT, 'apps/web/dist/index.html');
+/** E2E_WEB_DIR: a web build other than apps/web/dist (one built beside another run with `vite build --outDir`). */
+const WEB_DIR = process.env.E2E_WEB_DIR ? path.resolve(process.env.E2E_WEB_DIR) : path.join(ROOT, 'apps/web/dist');
+const WEB_INDEX = path.join(WEB_DIR, 'index.html');
 const START_TIMEOUT_MS = 60_000;
 
 function requireBuild(): void {
@@ -86,6 +88,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       SMTP_URL: '',
+      WEB_DIR: WEB_DIR,
     },
     stdio: ['ignore', logFd, logFd],
   });

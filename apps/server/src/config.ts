@@ -233,7 +233,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     sessionTtlS: int('SESSION_TTL_S', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     codeMaxAttempts: int('CODE_MAX_ATTEMPTS', 5, 1, 100),
-    webDir: DEFAULT_WEB_DIR,
+    // WEB_DIR serves another build of the web app (a second checkout's, or one built for a parallel e2e run).
+    webDir: str('WEB_DIR') ?? DEFAULT_WEB_DIR,
     passwordHashing: PRODUCTION_HASHING,
     logLevel: str('LOG_LEVEL') ?? 'info',
     trustProxy: bool('TRUST_PROXY'),

@@ -1,4 +1,5 @@
-import type { ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
+import { Spin } from 'antd';
 import { authPages } from '@/pages/auth';
 import { accountPages } from '@/pages/account';
 import { adminPages } from '@/pages/admin';
@@ -42,6 +43,18 @@ export function pageFor(route: RouteDef): ComponentType | null {
 
 export function renderPage(route: RouteDef) {
   const Page = pageFor(route);
-  if (Page) return <Page />;
+  // Pages may be React.lazy components: each route's code loads with its first visit, not with the app.
+  if (Page)
+    return (
+      <Suspense
+        fallback={
+          <div className="loupe-page-loading" data-testid="page-loading">
+            <Spin size="large" />
+          </div>
+        }
+      >
+        <Page />
+      </Suspense>
+    );
   return <TitlePage title={route.title} segment={route.segment} />;
 }
