@@ -49,6 +49,7 @@ import { systemRoutes } from './routes/system.js';
 import { oidcRoutes } from './routes/oidc.js';
 import { modelRoutes } from './routes/models.js';
 import { imageRoutes } from './routes/images.js';
+import { usageRoutes } from './routes/usage.js';
 import { uploadRoutes } from './routes/uploads.js';
 import { labelRoutes } from './routes/labels.js';
 import { labelingRoutes } from './routes/labeling.js';
@@ -177,6 +178,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(oidcRoutes(deps, oidcService(deps), strict));
   await app.register(modelRoutes(deps));
   await app.register(imageRoutes(deps));
+  await app.register(usageRoutes(deps));
   await app.register(uploadRoutes(deps));
   await app.register(labelRoutes(deps));
   await app.register(labelingRoutes(deps));

@@ -152,6 +152,13 @@ export const ImageData = Type.Object({
   annotationCount: Type.Integer(),
   /** Classification: the image's class label; else null. */
   classLabelId: Type.Union([Type.Integer(), Type.Null()]),
+  /**
+   * Detection, rotated-box, segmentation, measurement and OCR models: the image's current annotations (label and
+   * geometry in image pixels), at most Limits.galleryShapesMax of them, so a thumbnail can draw its labels.
+   */
+  shapes: Type.Optional(Type.Array(Type.Object({ labelId: Type.Integer(), geometry: Geometry }))),
+  /** True when the image has more annotations than `shapes` carries. */
+  shapesTruncated: Type.Optional(Type.Boolean()),
   /** Multi-label classification models only: the image's classes (ascending ids) and a confirmed "none of these". */
   classLabelIds: Type.Optional(Type.Array(Type.Integer())),
   noClass: Type.Optional(Type.Boolean()),

@@ -11,3 +11,4 @@ export * from './training.js';
 export * from './delivery.js';
 export * from './measurement.js';
 export * from './failures.js';
+export * from './usage.js';

@@ -71,6 +71,8 @@ export const Limits = {
   annotationMaxDepth: 32,
   imageListPageSize: 50,
   imageListPageMax: 200,
+  /** Annotations per image that a gallery list page carries for its thumbnail (ImageData.shapes). */
+  galleryShapesMax: 100,
   /** Fair use of the job slots (issue 30): defaults the server may override by env (config.ts `fairUse`). */
   jobsPerAccount: 3,
   /** Wall-clock training hours by plan: priority 0 is the standard plan, a higher training priority the priority plan. */

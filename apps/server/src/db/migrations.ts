@@ -406,6 +406,23 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0015_usage': {
+      async up(db: Kysely<unknown>) {
+        // The usage ledger: written when a job ends; model_id has no reference, so deleting the model keeps it.
+        await withId(dialect, db.schema.createTable('usage'))
+          .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('job_id', 'integer', (c) => c.notNull().unique())
+          .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+          .addColumn('model_id', 'integer', (c) => c.notNull())
+          .addColumn('model_name', 'varchar(255)', (c) => c.notNull())
+          .addColumn('result', 'varchar(16)', (c) => c.notNull())
+          .addColumn('seconds', dialect === 'postgres' ? 'double precision' : 'real', (c) => c.notNull())
+          .addColumn('started_at', 'bigint', (c) => c.notNull())
+          .addColumn('finished_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('usage_owner_idx').on('usage').columns(['owner_id', 'finished_at']).execute();
+      },
+    },
   };
 }
 

@@ -215,6 +215,24 @@ export interface JobsTable {
   result: string | null;
 }
 
+/**
+ * The usage ledger (services/usage.ts): one row per training, test or export job that ran, written when it ends.
+ * No reference to models: deleting a model or a version keeps what was used (model_name is a copy).
+ */
+export interface UsageTable {
+  id: Generated<number>;
+  owner_id: number;
+  job_id: number;
+  kind: 'training' | 'test' | 'export';
+  model_id: number;
+  model_name: string;
+  result: 'succeeded' | 'failed' | 'cancelled';
+  /** Wall-clock seconds from the job's start to its end. */
+  seconds: number;
+  started_at: Millis;
+  finished_at: Millis;
+}
+
 /** An immutable training dataset: the manifest blob never changes once written. */
 export interface SnapshotBlobsTable {
   snapshot_id: number;
@@ -371,6 +389,7 @@ export interface DB {
   image_classes: ImageClassesTable;
   measurement_settings: MeasurementSettingsTable;
   jobs: JobsTable;
+  usage: UsageTable;
   dataset_snapshots: DatasetSnapshotsTable;
   snapshot_blobs: SnapshotBlobsTable;
   trainings: TrainingsTable;

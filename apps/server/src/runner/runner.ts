@@ -6,6 +6,7 @@ import { failure } from '@loupe/contracts';
 import { publicDetail, type EngineRun } from './engine.js';
 import { JOB_HANDLERS } from './handlers.js';
 import { SHUTDOWN_REASON } from './training-job.js';
+import { modelNameOf, recordUsage } from '../services/usage.js';
 
 /** How often a running job proves it is alive and looks for a stop asked by another process. */
 const HEARTBEAT_MS = 2000;
@@ -53,6 +54,8 @@ export function createRunner(deps: Deps) {
     }, HEARTBEAT_MS);
     let limit: NodeJS.Timeout | undefined;
     let kill: NodeJS.Timeout | undefined;
+    // For the usage ledger, should the model be deleted before the job ends.
+    const usage = { startedAt: deps.now(), modelName: await modelNameOf(deps, job.model_id).catch(() => '') };
     try {
       await fs.promises.rm(workDir, { recursive: true, force: true });
       await fs.promises.mkdir(workDir, { recursive: true });
@@ -88,6 +91,9 @@ export function createRunner(deps: Deps) {
       clearTimeout(limit);
       clearTimeout(kill);
       clearInterval(beat);
+      // The job's end is recorded by now: write its usage entry (kept when the model is deleted later). Before
+      // leaving `running`, so a shutdown waits for it.
+      await recordUsage(deps, job, usage).catch((e: unknown) => deps.log.error(e, `usage of job ${job.id} not recorded`));
       running.delete(job.id);
       await fs.promises.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
       kick();
@@ -123,6 +129,9 @@ export function createRunner(deps: Deps) {
       const orphans = await deps.jobs.failRunning(SHUTDOWN_REASON, deps.now());
       for (const job of orphans) {
         await JOB_HANDLERS[job.kind]?.fail(deps, job, SHUTDOWN_REASON);
+        await recordUsage(deps, job, { startedAt: Number(job.started_at ?? job.finished_at ?? deps.now()), modelName: '' }).catch((e: unknown) =>
+          deps.log.error(e, `usage of job ${job.id} not recorded`),
+        );
         await fs.promises.rm(path.join(workRoot, String(job.id)), { recursive: true, force: true });
       }
       kick();

@@ -34,11 +34,35 @@ export async function listImages(deps: Deps, model: Model, q: ImageListQuery): P
   const pageSize = Math.min(q.pageSize ?? Limits.imageListPageSize, Limits.imageListPageMax);
   const { items, total } = await deps.images.list(model.id, q, pageSize, model.type === 'classification');
   const views = items.map(imageView);
+  if (model.type !== 'classification') await attachShapes(deps, items, views);
   if (model.type === 'classification' && model.multi_label === 1) {
     const sets = await classSets(deps.db, items.map((i) => i.id));
     items.forEach((img, k) => Object.assign(views[k]!, { classLabelIds: sets.get(img.id) ?? [], noClass: img.no_class === 1 }));
   }
   return { items: views, total, nextAfter: items.length === pageSize ? items[items.length - 1]!.id : null };
+}
+
+/**
+ * A page's thumbnails draw their labels: one query for the current annotations of the page's annotated images
+ * (annotations_image_idx), at most Limits.galleryShapesMax per image.
+ */
+async function attachShapes(deps: Deps, items: readonly Omit<ListedImage, 'no_class'>[], views: ImageData[]) {
+  const annotated = items.filter((i) => i.annotation_count > 0).map((i) => i.id);
+  if (annotated.length === 0) return;
+  const byImage = new Map<number, NonNullable<ImageData['shapes']>>();
+  const truncated = new Set<number>();
+  for (const r of await deps.annotations.current(annotated)) {
+    let list = byImage.get(r.image_id);
+    if (!list) byImage.set(r.image_id, (list = []));
+    if (list.length >= Limits.galleryShapesMax) truncated.add(r.image_id);
+    else list.push({ labelId: r.label_id, geometry: JSON.parse(r.geometry) as Geometry });
+  }
+  items.forEach((img, k) => {
+    const shapes = byImage.get(img.id);
+    if (!shapes) return;
+    views[k]!.shapes = shapes;
+    if (truncated.has(img.id)) views[k]!.shapesTruncated = true;
+  });
 }
 
 export async function deleteImages(deps: Deps, model: Model, ids: number[]): Promise<number> {
