@@ -58,6 +58,7 @@ import { parameterRoutes } from './routes/parameters.js';
 import { packRoutes } from './routes/packs.js';
 import { testRoutes } from './routes/tests.js';
 import { measurementRoutes } from './routes/measurement.js';
+import { monitorRoutes } from './routes/monitor.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -121,7 +122,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     jobs: jobsRepo(db, { perAccount: config.fairUse.jobsPerAccount, lockOwner: database.dialect === 'postgres' }),
     trainings: trainingsRepo(db),
     // The runner needs deps and deps need the queue: bound just below, before anything can queue.
-    queue: { kick: () => runner.kick(), cancel: (id) => runner.cancel(id) },
+    queue: { kick: () => runner.kick(), cancel: (id) => runner.cancel(id), inspect: (id) => runner.inspect(id) },
     trainingEvents: trainingBus(),
     testRuns: testRunsRepo(db),
     testEvents: testBus(),
@@ -187,6 +188,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(parameterRoutes(deps));
   await app.register(packRoutes(deps));
   await app.register(measurementRoutes(deps));
+  await app.register(monitorRoutes(deps));
 
   const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });

@@ -10,10 +10,29 @@ from loupe_engine.events import emit, log
 from loupe_engine.models.detector import count_flops
 
 
+def gpu_fields():
+    """The GPU this process trains on, for the platform's monitor (an epoch event's `gpu`); nothing on a CPU.
+    Memory is the device's (all processes on it); utilisation only where the driver's NVML answers."""
+    if not torch.cuda.is_available():
+        return {}
+    i = torch.cuda.current_device()
+    try:
+        free, total = torch.cuda.mem_get_info(i)
+    except Exception:  # noqa: BLE001 - an older driver: the figures are a nicety
+        free = total = None
+    try:
+        util = torch.cuda.utilization(i)
+    except Exception:  # noqa: BLE001 - pynvml absent
+        util = None
+    used = total - free if total is not None else None
+    return {"gpu": {"name": torch.cuda.get_device_name(i), "util_percent": util,
+                    "memory_used_bytes": used, "memory_total_bytes": total}}
+
+
 def callbacks(line):
     """`line(kw)` formats an epoch for the log."""
     return {"phase": lambda phase: emit("phase", phase=phase),
-            "epoch": lambda **kw: (emit("epoch", **kw), log(line(kw)))}
+            "epoch": lambda **kw: (emit("epoch", **kw, **gpu_fields()), log(line(kw)))}
 
 
 def finish(args, tr, model, res, summary):

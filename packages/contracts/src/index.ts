@@ -12,3 +12,4 @@ export * from './delivery.js';
 export * from './measurement.js';
 export * from './failures.js';
 export * from './usage.js';
+export * from './monitor.js';

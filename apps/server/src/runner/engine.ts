@@ -1,15 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { failure, splitFailure } from '@loupe/contracts';
+import { failure, MonitorLogLines, splitFailure } from '@loupe/contracts';
 
 /** One line of the engine contract (ARCHITECTURE.md, engine/README.md). */
 export type EngineEvent =
   | { event: 'phase'; phase: string }
-  | { event: 'epoch'; epoch: number; epochs: number; metrics: Record<string, unknown>; eta_s?: number | null }
+  | { event: 'epoch'; epoch: number; epochs: number; metrics: Record<string, unknown>; eta_s?: number | null; gpu?: EngineGpu }
   | { event: 'progress'; phase: string; done: number; total: number }
   | { event: 'artifact'; kind: string; path: string }
   | { event: 'done'; summary: Record<string, unknown> }
   | { event: 'error'; code: string; message: string };
+
+/** The GPU an engine trains on, as its epoch events report it (engine events.py gpu_fields). */
+export interface EngineGpu {
+  name: string;
+  util_percent?: number | null;
+  memory_used_bytes?: number | null;
+  memory_total_bytes?: number | null;
+}
 
 export interface EngineRun {
   child: ChildProcess;
@@ -19,6 +27,10 @@ export interface EngineRun {
   tail(): string;
   /** The last lines of stderr as written (tracebacks, paths): for the server log only. */
   stderr(): string;
+  /** The engine's last log lines (stderr and stdout lines that are not events), oldest first, as written: the monitor cuts paths. */
+  logs(): string[];
+  /** The GPU of the latest epoch event that named one; null = none reported (CPU). */
+  gpu(): EngineGpu | null;
 }
 
 const TRACEBACK_LINE = /^(Traceback \(most recent call last\):|\s+File "|\s+\^+\s*$|\s{2,}\S|During handling of the above exception|The above exception was the direct cause)/;
@@ -38,6 +50,11 @@ export function publicDetail(text: string, max = 300, pick: 'first' | 'last' = '
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
+/** One engine log line as the monitor shows it: every absolute path cut to its last part, the line kept. */
+export function publicLogLine(line: string): string {
+  return line.trimEnd().replace(ABSOLUTE_PATH, (_m, pre: string, p: string) => pre + (p.split(/[\\/]/).filter(Boolean).at(-1) ?? ''));
+}
+
 /**
  * Spawns `<command> <args>` and feeds every stdout JSON line to onEvent, in order (each handler finishes
  * before the next line is handled, so epochs are stored in sequence). Lines that are not JSON are logs.
@@ -50,16 +67,28 @@ export function runEngine(
   const [bin, ...pre] = command;
   const child = spawn(bin!, [...pre, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
+  // The monitor's ring buffer (issue 31 item 3): in memory only, dropped with the run.
+  const logs: string[] = [];
+  const logLine = (line: string) => {
+    logs.push(line.length > 500 ? `${line.slice(0, 499)}…` : line);
+    if (logs.length > MonitorLogLines) logs.splice(0, logs.length - MonitorLogLines);
+  };
+  let gpu: EngineGpu | null = null;
   // Chunks end anywhere: keep the unfinished line until its end arrives, so each entry is a whole line.
   let partial = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     const parts = (partial + chunk).split('\n');
     partial = parts.pop() ?? '';
-    stderr.push(...parts.filter(Boolean));
+    const whole = parts.filter(Boolean);
+    stderr.push(...whole);
+    whole.forEach(logLine);
     if (stderr.length > 40) stderr.splice(0, stderr.length - 40);
   });
   child.stderr!.on('end', () => {
-    if (partial) stderr.push(partial);
+    if (partial) {
+      stderr.push(partial);
+      logLine(partial);
+    }
     partial = '';
   });
   let chain = Promise.resolve();
@@ -69,9 +98,11 @@ export function runEngine(
     try {
       event = JSON.parse(line) as EngineEvent;
     } catch {
+      if (line.trim()) logLine(line);
       return;
     }
     if (!event || typeof event !== 'object' || !('event' in event)) return;
+    if (event.event === 'epoch' && event.gpu && typeof event.gpu.name === 'string') gpu = event.gpu;
     if (event.event === 'error' && typeof event.message === 'string') {
       // The engine's own words as written go to the log; what is stored and shown loses paths and tracebacks.
       if (event.code !== 'cancelled') opts.log?.(`engine error [${event.code}] ${event.message}`);
@@ -96,7 +127,7 @@ export function runEngine(
       void chain.then(() => resolve(code));
     });
   });
-  return { child, exited, tail: () => publicDetail(stderr.join('\n'), 300, 'last'), stderr: () => stderr.join('\n') };
+  return { child, exited, tail: () => publicDetail(stderr.join('\n'), 300, 'last'), stderr: () => stderr.join('\n'), logs: () => [...logs], gpu: () => gpu };
 }
 
 /** A stored failure reason (contracts failures.ts) as a user may read it: its code kept, its detail through publicDetail. */

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Job } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
 import { failure } from '@loupe/contracts';
-import { publicDetail, type EngineRun } from './engine.js';
+import { procSampler, type ProcFigures, type ProcSampler } from '../services/monitor-proc.js';
+import { publicDetail, type EngineGpu, type EngineRun } from './engine.js';
 import { JOB_HANDLERS } from './handlers.js';
 import { SHUTDOWN_REASON } from './training-job.js';
 import { modelNameOf, recordUsage } from '../services/usage.js';
@@ -23,6 +24,18 @@ interface Running {
   shutdown: boolean;
   /** Stopped because it ran past its time limit (JobHandler.timeoutS): it fails with timeLimit. */
   timedOut: boolean;
+  /** The engine process's CPU and memory, sampled at each heartbeat (the monitor page). */
+  sampler: ProcSampler | null;
+  figures: ProcFigures | null;
+}
+
+/** What the monitor reads of a job running in this process (issue 31 item 3). */
+export interface JobLive {
+  pid: number | null;
+  figures: ProcFigures | null;
+  /** The engine's last log lines, as written (the monitor cuts paths). */
+  logs: string[];
+  gpu: EngineGpu | null;
 }
 
 /**
@@ -42,12 +55,17 @@ export function createRunner(deps: Deps) {
   }
 
   async function execute(job: Job) {
-    const entry: Running = { job, run: null, cancelled: false, shutdown: false, timedOut: false };
+    const entry: Running = { job, run: null, cancelled: false, shutdown: false, timedOut: false, sampler: null, figures: null };
     running.set(job.id, entry);
     const workDir = path.join(workRoot, String(job.id));
     const beat = setInterval(() => {
       void (async () => {
         await deps.jobs.update(job.id, { heartbeat_at: deps.now() });
+        const pid = entry.run?.child.pid;
+        if (pid !== undefined && entry.run?.child.exitCode === null) {
+          entry.sampler ??= procSampler(pid);
+          entry.figures = await entry.sampler.sample();
+        }
         const fresh = await deps.jobs.find(job.id);
         if (fresh?.cancel_requested) terminate(entry);
       })().catch((e: unknown) => deps.log.error(e, 'job heartbeat failed'));
@@ -77,6 +95,11 @@ export function createRunner(deps: Deps) {
         workDir,
         onStart: (run) => {
           entry.run = run;
+          // A first sample now, so the next heartbeat already knows the CPU share of its interval.
+          if (run.child.pid !== undefined) {
+            entry.sampler = procSampler(run.child.pid);
+            void entry.sampler.sample().then((f) => (entry.figures = f), () => undefined);
+          }
           if (entry.cancelled) terminate(entry);
         },
         cancelled: () => entry.cancelled && !entry.shutdown && !entry.timedOut,
@@ -143,6 +166,12 @@ export function createRunner(deps: Deps) {
       if (!r) return false;
       terminate(r);
       return true;
+    },
+    /** The engine process, its figures and last log lines of a job running here; null when it is not. */
+    inspect(jobId: number): JobLive | null {
+      const r = running.get(jobId);
+      if (!r) return null;
+      return { pid: r.run?.child.pid ?? null, figures: r.figures, logs: r.run?.logs() ?? [], gpu: r.run?.gpu() ?? null };
     },
     /** On shutdown: stop every engine and wait, so no training is left marked running. */
     async close(): Promise<void> {

@@ -18,6 +18,7 @@ import type { JobsRepo } from '../db/jobs.js';
 import type { TrainingsRepo } from '../db/trainings.js';
 import type { TestRunsRepo } from '../db/test-runs.js';
 import type { TestBus, TrainingBus } from '../runner/bus.js';
+import type { JobLive } from '../runner/runner.js';
 
 /** The job queue port: services queue rows and nudge it; the runner does the work. */
 export interface JobQueue {
@@ -25,6 +26,8 @@ export interface JobQueue {
   kick(): void;
   /** Stop a job running in this process; false when it is not running here. */
   cancel(jobId: number): boolean;
+  /** The engine process, figures and last log lines of a job running in this process (the monitor); null when not here. */
+  inspect(jobId: number): JobLive | null;
 }
 
 /** What services get: configuration, repositories, ports and the clock (tests move time forward). */
