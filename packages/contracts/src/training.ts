@@ -22,6 +22,11 @@ export const TrainingPaths = {
   events: '/api/models/:modelId/trainings/:trainingId/events',
   /** GET → PretrainedListData: the caller's own versions that can start a training (`pretrained`), newest first. */
   pretrained: '/api/trainings/pretrained',
+  /**
+   * POST TrainingStartBody → TrainingEstimateData: what a start with these parameters (absent: the saved ones)
+   * would plan on the model's current data, its time on this server, and warnings when it is too little to learn.
+   */
+  estimate: '/api/models/:modelId/trainings/estimate',
 } as const;
 
 /** Statuses in which a training holds its model (project status 'training'). */
@@ -242,6 +247,71 @@ const NullStr = Type.Union([Type.String(), Type.Null()]);
  */
 const Metrics = Type.Record(Type.String(), Type.Unknown());
 
+/**
+ * One piece of advice (issue 31), with the value that would be enough:
+ * - epochs: `steps` optimizer steps (training images / batch x epochs) planned or run; at least `minSteps` are
+ *   needed from scratch: `epochs` epochs reach them.
+ * - imgsz: at `imgsz` px a quarter of the labeled boxes are `boxPx` px or less on their shorter side (the
+ *   detector's finest grid is 8 px): image size at least `target`.
+ * - labels: `label` has `count` training instances (images for a classifier); at least `target` are advised.
+ * - time: the time limit stops the planned epochs: `hours` would be needed (estimate) / it stopped at `epoch`.
+ * - patience: it stopped early at `epoch` of `epochs` without improving: a larger patience or more data.
+ */
+export const TrainingAdvice = Type.Object({
+  kind: Type.Union([Type.Literal('epochs'), Type.Literal('imgsz'), Type.Literal('labels'), Type.Literal('time'), Type.Literal('patience')]),
+  steps: Type.Optional(Type.Integer()),
+  minSteps: Type.Optional(Type.Integer()),
+  epochs: Type.Optional(Type.Integer()),
+  epoch: Type.Optional(Type.Integer()),
+  imgsz: Type.Optional(Type.Integer()),
+  boxPx: Type.Optional(Type.Number()),
+  target: Type.Optional(Type.Integer()),
+  label: Type.Optional(Type.String()),
+  count: Type.Optional(Type.Integer()),
+  hours: Type.Optional(Type.Number()),
+});
+export type TrainingAdvice = Static<typeof TrainingAdvice>;
+
+export const VerdictLevels = ['usable', 'weak', 'unusable'] as const;
+export type VerdictLevel = (typeof VerdictLevels)[number];
+/**
+ * Whether a succeeded training learned something usable, from its summary's headline metric (`metric`: mAP50,
+ * top1, mIoU, char_acc): unusable below a minimal score (for a classifier: hardly above chance), weak far below
+ * what such data reaches; `advice` computed from the training's parameters and frozen data.
+ */
+export const TrainingVerdict = Type.Object({
+  level: Type.Enum(VerdictLevels),
+  metric: Type.String(),
+  value: Type.Union([Type.Number(), Type.Null()]),
+  /** Below this the result is unusable; below `weakBelow` weak. */
+  unusableBelow: Type.Number(),
+  weakBelow: Type.Number(),
+  advice: Type.Array(TrainingAdvice),
+});
+export type TrainingVerdict = Static<typeof TrainingVerdict>;
+
+/** The plan a start would make (TrainingPaths.estimate) and its time on this server. */
+export const TrainingEstimateData = Type.Object({
+  task: Type.Enum(TrainingTasks),
+  trainImages: Type.Integer(),
+  validImages: Type.Integer(),
+  batch: Type.Integer(),
+  stepsPerEpoch: Type.Integer(),
+  epochs: Type.Integer(),
+  steps: Type.Integer(),
+  imgsz: Type.Integer(),
+  model: Type.String(),
+  /** Estimated wall-clock seconds of the whole training (queue wait excluded). */
+  seconds: Type.Number(),
+  /** Training images per second it assumes at this image size. */
+  imgPerS: Type.Number(),
+  /** history: measured by `basedOn` past trainings on this server; table: a conservative table for a 2-core CPU. */
+  basis: Type.Union([Type.Literal('history'), Type.Literal('table')]),
+  basedOn: Type.Integer(),
+  warnings: Type.Array(TrainingAdvice),
+});
+export type TrainingEstimateData = Static<typeof TrainingEstimateData>;
+
 /** The SPEC §3 training record. */
 export const TrainingData = Type.Object({
   id: Type.Integer(),
@@ -288,6 +358,8 @@ export const TrainingData = Type.Object({
   hasWeights: Type.Boolean(),
   /** Failed with its last epoch's checkpoint kept: POST …/resume continues from it (delivery.ts ResumePaths). */
   resumable: Type.Boolean(),
+  /** Whether the succeeded result is usable, with advice (TrainingVerdict); null unless succeeded with a summary. */
+  verdict: Type.Optional(Type.Union([TrainingVerdict, Type.Null()])),
 });
 export type TrainingData = Static<typeof TrainingData>;
 

@@ -406,6 +406,17 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0012_training_advice': {
+      async up(db: Kysely<unknown>) {
+        // What a training's frozen data looks like to its verdict (services/training/advice.ts): split counts,
+        // per-class training instances, labeled box sizes. One row per training, written when it is queued.
+        await db.schema
+          .createTable('training_advice')
+          .addColumn('training_id', 'integer', (c) => c.primaryKey().references('trainings.id').onDelete('cascade'))
+          .addColumn('data_stats', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
     '0015_usage': {
       async up(db: Kysely<unknown>) {
         // The usage ledger: written when a job ends; model_id has no reference, so deleting the model keeps it.

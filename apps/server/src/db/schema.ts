@@ -333,6 +333,12 @@ export interface ModelPacksTable {
   ended_at: Millis | null;
 }
 
+/** A training's frozen-data statistics for its verdict (services/training/advice.ts DataStats, JSON). */
+export interface TrainingAdviceTable {
+  training_id: number;
+  data_stats: string;
+}
+
 export interface TrainingEpochsTable {
   id: Generated<number>;
   training_id: number;
@@ -394,6 +400,7 @@ export interface DB {
   snapshot_blobs: SnapshotBlobsTable;
   trainings: TrainingsTable;
   training_epochs: TrainingEpochsTable;
+  training_advice: TrainingAdviceTable;
   test_runs: TestRunsTable;
   test_run_images: TestRunImagesTable;
   model_packs: ModelPacksTable;

@@ -3,7 +3,8 @@ import type { DatasetSnapshotsTable, DB, TrainingsTable } from './schema.js';
 
 export type Training = Selectable<TrainingsTable>;
 export type Snapshot = Selectable<DatasetSnapshotsTable>;
-export type TrainingRow = Training & { total_images: number; image_count: number; label_count: number };
+/** `data_stats`: the training_advice row's JSON (null before issue 31's migration, or when not joined). */
+export type TrainingRow = Training & { total_images: number; image_count: number; label_count: number; data_stats?: string | null };
 
 /** Trainings, their epochs and the snapshots they froze; reads join the snapshot's counts. */
 export function trainingsRepo(db: Kysely<DB>) {
@@ -11,8 +12,9 @@ export function trainingsRepo(db: Kysely<DB>) {
     db
       .selectFrom('trainings')
       .innerJoin('dataset_snapshots as s', 's.id', 'trainings.snapshot_id')
+      .leftJoin('training_advice as ta', 'ta.training_id', 'trainings.id')
       .selectAll('trainings')
-      .select(['s.total_images', 's.image_count', 's.label_count']);
+      .select(['s.total_images', 's.image_count', 's.label_count', 'ta.data_stats']);
   return {
     /** `blobs`: the image blobs the snapshot names, kept from deletion while the snapshot exists. */
     async insertSnapshot(d: Kysely<DB>, row: Insertable<DatasetSnapshotsTable>, blobs: readonly string[]): Promise<number> {

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ModelParams, PretrainedListData, ResumePaths, TrainingDetailData, TrainingListData, TrainingParamsPath, TrainingPaths, TrainingStartBody, TrainingData } from '@loupe/contracts';
+import { ModelParams, PretrainedListData, ResumePaths, TrainingDetailData, TrainingEstimateData, TrainingListData, TrainingParamsPath, TrainingPaths, TrainingStartBody, TrainingData } from '@loupe/contracts';
 import { ok, responses } from '../http/envelope.js';
 import { requireUser, userOf } from '../http/auth-hooks.js';
 import { pickLanguage, withFailuresIn } from '../i18n.js';
 import type { Deps } from '../services/deps.js';
 import { ownModel } from '../services/models.js';
 import { listPretrained } from '../services/training/pretrained.js';
+import { estimateTraining } from '../services/training/estimate.js';
 import { resumeTraining } from '../services/training/resume.js';
 import { listTrainings, startTraining, stopTraining, trainingDetail } from '../services/training/trainings.js';
 import { streamTrainingEvents } from './training-events.js';
@@ -19,6 +20,10 @@ export function trainingRoutes(deps: Deps): FastifyPluginAsyncTypebox {
 
     app.post(TrainingPaths.list, { schema: { tags, params: ModelParams, body: TrainingStartBody, response: responses(TrainingData) }, preHandler }, async (req) =>
       ok(await startTraining(deps, userOf(req), await model(req), req.body, pickLanguage(req.headers.language))),
+    );
+    // Issue 31: the plan, time and warnings of a start with these parameters, nothing written (SDK and /train agree).
+    app.post(TrainingPaths.estimate, { schema: { tags, params: ModelParams, body: TrainingStartBody, response: responses(TrainingEstimateData) }, preHandler }, async (req) =>
+      ok(await estimateTraining(deps, await model(req), req.body, pickLanguage(req.headers.language))),
     );
     // The versions `pretrained` may name: the caller's own, across their models.
     app.get(TrainingPaths.pretrained, { schema: { tags, response: responses(PretrainedListData) }, preHandler }, async (req) => ok(await listPretrained(deps, userOf(req).id)));

@@ -12,6 +12,7 @@ import { resolvePretrained } from './pretrained.js';
 import { blobClaims } from '../gallery/blob-cleanup.js';
 import { freezeDataset, type FrozenDataset } from './snapshot.js';
 import { setTrainingStatus } from './state.js';
+import { dataStatsOf, verdictOf, type DataStats } from './advice.js';
 
 /** The summary key each task's accuracy is (TrainingData.accuracy): mAP50, top-1, mIoU, character accuracy. */
 const ACCURACY_KEY: Record<TrainingTask, string> = { detect: 'mAP50', obb: 'mAP50', classify: 'top1', segment: 'mIoU', ocr: 'char_acc' };
@@ -50,6 +51,15 @@ export function trainingView(t: TrainingRow): TrainingData {
     error: t.error === null ? null : publicFailure(t.error),
     hasWeights: 'best' in (JSON.parse(t.artifacts) as Record<string, string>),
     resumable: t.status === 'failed' && t.resumable === 1,
+    // Issue 31: a succeeded training that learned nothing usable says so, with advice from its own data.
+    verdict: verdictOf({
+      task: t.task,
+      status: t.status,
+      summary,
+      params: JSON.parse(t.parameters) as Record<string, unknown>,
+      labelKinds: Number(t.label_count),
+      stats: t.data_stats ? (JSON.parse(t.data_stats) as DataStats) : null,
+    }),
   };
 }
 
@@ -59,7 +69,7 @@ function isUniqueViolation(e: unknown): boolean {
 }
 
 /** What the engine trains for the model's type; `rotated` picks a type's second task (DETECTION, MEASURE: obb). */
-function taskOf(model: Model, rotated: boolean): TrainingTask {
+export function taskOf(model: Model, rotated: boolean): TrainingTask {
   const tasks: readonly TrainingTask[] = TrainableTypes[model.type as keyof typeof TrainableTypes];
   return tasks.length > 1 && rotated ? 'obb' : tasks[0]!;
 }
@@ -141,6 +151,7 @@ async function queueTraining(deps: Deps, user: User, model: Model, body: Trainin
         ended_at: null,
       });
       await deps.jobs.update(jobId, { payload: JSON.stringify({ trainingId: id }) }, trx);
+      await trx.insertInto('training_advice').values({ training_id: id, data_stats: JSON.stringify(dataStatsOf(frozen.manifest)) }).execute();
       await trx
         .updateTable('models')
         .set((eb) => ({ train_id: id, training_status: 'queued', project_status: 'training', training_count: eb('training_count', '+', 1), updated_at: now }))
