@@ -30,6 +30,10 @@ export const AuthPaths = {
   adminReject: '/api/admin/accounts/:id/reject',
   adminOutbox: '/api/admin/outbox',
   adminAccountSettings: '/api/admin/accounts/:id/settings',
+  /** GET AdminOutboxPageQuery → OutboxPage: the outbox page of /userManagement. */
+  adminOutboxPage: '/api/admin/outbox/page',
+  /** POST → OutboxResendData: the mail sent again through the mailer (a fresh activation link when the old one expired). */
+  adminOutboxResend: '/api/admin/outbox/:id/resend',
   profile: '/api/profile',
   health: '/api/health',
   docs: '/api/docs',
@@ -159,7 +163,8 @@ export const AdminAccountSettingsBody = Type.Object({
   trainingPriority: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
 });
 export type AdminAccountSettingsBody = Static<typeof AdminAccountSettingsBody>;
-export const AdminAccountsQuery = Type.Object({ status: Type.Optional(AccountStatusSchema) });
+/** GET /api/admin/accounts?status=&q=: q matches name, email or company (contains, any case). */
+export const AdminAccountsQuery = Type.Object({ status: Type.Optional(AccountStatusSchema), q: Type.Optional(Str) });
 
 export const OutboxMail = Type.Object({
   id: Type.Integer(),
@@ -183,6 +188,27 @@ export const PasswordRule = { min: Limits.passwordMin, max: Limits.passwordMax, 
 
 /** GET /api/admin/outbox?to=<email> */
 export const AdminOutboxQuery = Type.Object({ to: Type.Optional(Str) });
+
+/** GET /api/admin/outbox/page?q=&page=&pageSize=: q matches the address (contains, any case). */
+export const AdminOutboxPageQuery = Type.Object({
+  q: Type.Optional(Str),
+  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+});
+export type AdminOutboxPageQuery = Static<typeof AdminOutboxPageQuery>;
+export const MailTransport = Type.Union([Type.Literal('outbox'), Type.Literal('smtp')]);
+/** Newest first; `transport` says whether mail leaves the server (smtp) or only waits in this outbox. */
+export const OutboxPage = Type.Object({
+  items: Type.Array(OutboxMail),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+  transport: MailTransport,
+});
+export type OutboxPage = Static<typeof OutboxPage>;
+/** POST /api/admin/outbox/:id/resend: freshLink when the old link had expired and a new one was sent instead. */
+export const OutboxResendData = Type.Object({ freshLink: Type.Boolean() });
+export type OutboxResendData = Static<typeof OutboxResendData>;
 
 /** POST /api/password/set: a signed-in account without a password (e.g. from single sign-on) sets one. */
 export const SetPasswordBody = Type.Object({ password: Str, confirmPassword: Str });

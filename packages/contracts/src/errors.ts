@@ -82,6 +82,8 @@ export const Errors = {
   passwordAlreadySet: def(10027, 409, 'passwordAlreadySet'),
   // Too many failed sign-ins for this account (issue 30 item 7): refused, even with the right password, until then.
   accountLocked: def(10041, 429, 'accountLocked'),
+  // An outbox mail whose link was used, replaced by a newer mail or expired is not sent again (issue 31 item 1).
+  mailLinkDead: def(10042, 409, 'mailLinkDead'),
 
   // Models, gallery, labels, annotations (3xxxx)
   modelNameExists: def(30001, 409, 'modelNameExists'),

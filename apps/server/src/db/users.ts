@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { AccountStatus } from '@loupe/contracts';
 import type { DB, UsersTable } from './schema.js';
+import { likeContains } from './like.js';
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
@@ -43,9 +44,16 @@ export function usersRepo(db: Kysely<DB>) {
       return row !== undefined;
     },
     /** Pending accounts first (the review queue), then newest first. */
-    list(status?: AccountStatus): Promise<User[]> {
+    /** `search` matches name, email or company (contains, any case). */
+    list(status?: AccountStatus, search?: string): Promise<User[]> {
       let q = db.selectFrom('users').selectAll();
       if (status) q = q.where('status', '=', status);
+      if (search) {
+        const pattern = likeContains(search.toLowerCase());
+        q = q.where(
+          sql<boolean>`(lower(first_name || ' ' || last_name) like ${pattern} escape '\\' or lower(email) like ${pattern} escape '\\' or lower(company) like ${pattern} escape '\\')`,
+        );
+      }
       return q
         .orderBy(sql`case when status = 'pending' then 0 else 1 end`)
         .orderBy('created_at', 'desc')

@@ -1,9 +1,20 @@
-import { Roles, type AccountStatus, type AdminAccount, type AdminAccountSettingsBody, type OutboxMail } from '@loupe/contracts';
+import {
+  Roles,
+  type AccountStatus,
+  type AdminAccount,
+  type AdminAccountSettingsBody,
+  type AdminOutboxPageQuery,
+  type OutboxMail,
+  type OutboxPage,
+  type OutboxResendData,
+} from '@loupe/contracts';
 import { fail } from '../errors.js';
 import type { User, UserPatch } from '../db/users.js';
 import type { Deps } from './deps.js';
-import { randomPassword } from './crypto.js';
+import { randomPassword, sha256 } from './crypto.js';
 import { renderMail } from './mail-templates.js';
+import { resendActivation, sendOrFail } from './registration.js';
+import type { OutboxRow } from '../db/outbox.js';
 import { displayName } from './user-view.js';
 
 function adminAccount(u: User): AdminAccount {
@@ -24,8 +35,8 @@ function adminAccount(u: User): AdminAccount {
   };
 }
 
-export async function listAccounts(deps: Deps, status?: AccountStatus): Promise<AdminAccount[]> {
-  return (await deps.users.list(status)).map(adminAccount);
+export async function listAccounts(deps: Deps, status?: AccountStatus, search?: string): Promise<AdminAccount[]> {
+  return (await deps.users.list(status, search?.trim() || undefined)).map(adminAccount);
 }
 
 /** Approve or reject an account that has been activated; the user is told by mail. */
@@ -59,16 +70,75 @@ export async function updateSettings(deps: Deps, id: number, body: AdminAccountS
   return adminAccount({ ...user, ...patch } as User);
 }
 
-export async function listOutbox(deps: Deps, to?: string): Promise<OutboxMail[]> {
-  const rows = await deps.outbox.list(to?.trim().toLowerCase() || undefined);
-  return rows.map((r) => ({
+function outboxMail(r: OutboxRow): OutboxMail {
+  return {
     id: r.id,
     to: r.to_address,
     subject: r.subject,
     text: r.text,
     link: r.link,
     createdAt: new Date(r.created_at).toISOString(),
-  }));
+  };
+}
+
+export async function listOutbox(deps: Deps, to?: string): Promise<OutboxMail[]> {
+  return (await deps.outbox.list(to?.trim().toLowerCase() || undefined)).map(outboxMail);
+}
+
+/** The outbox page of /userManagement: a page of mails, newest first, and whether mail leaves the server at all. */
+export async function outboxPage(deps: Deps, query: AdminOutboxPageQuery): Promise<OutboxPage> {
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? 20;
+  const { rows, total } = await deps.outbox.page(query.q?.trim() || undefined, (page - 1) * pageSize, pageSize);
+  return { items: rows.map(outboxMail), total, page, pageSize, transport: deps.mailer.kind };
+}
+
+/** The one-time link a mail is about, by the page it opens; other mails (approval notices) carry no token. */
+const LINK_PURPOSES = { '/registered/check': 'activate', '/forget-set-password': 'reset' } as const;
+
+function linkToken(link: string | null): { purpose: 'activate' | 'reset'; token: string } | null {
+  if (!link) return null;
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return null;
+  }
+  const purpose = LINK_PURPOSES[url.pathname as keyof typeof LINK_PURPOSES];
+  return purpose ? { purpose, token: url.searchParams.get('token') ?? '' } : null;
+}
+
+/**
+ * Sends an outbox mail again through the mailer (the outbox, or SMTP once it is configured). A mail whose link
+ * still works goes out unchanged. An activation mail whose link expired (or was replaced) while the account is
+ * still not activated gets a fresh link instead, the older links stop working, and the answer says so. Any other
+ * dead link (used, a reset link replaced or expired, an account since activated or removed) is refused with
+ * mailLinkDead: sending it again would only hand the user a link that fails; a user asks for a new reset link
+ * on "Forgot password".
+ */
+export async function resendMail(deps: Deps, id: number): Promise<OutboxResendData> {
+  const row = await deps.outbox.get(id);
+  if (!row) fail('notFound');
+  const same = { to: row.to_address, subject: row.subject, text: row.text, link: row.link };
+  const linked = linkToken(row.link);
+  if (!linked) {
+    await sendOrFail(deps, same);
+    return { freshLink: false };
+  }
+  const token = linked.token ? await deps.tokens.findToken(linked.purpose, sha256(linked.token)) : undefined;
+  const owner = token ? await deps.users.findById(token.user_id) : await deps.users.findByEmail(row.to_address);
+  const live = token && token.used_at === null && token.expires_at > deps.now();
+  const stillUnactivated = owner?.status === 'unactivated';
+  if (live && (linked.purpose === 'reset' || stillUnactivated)) {
+    await sendOrFail(deps, same);
+    return { freshLink: false };
+  }
+  if (linked.purpose === 'activate' && owner && stillUnactivated) {
+    // Refuses a registration older than its allowed time (registrationTooLong), like the user's own resend.
+    await resendActivation(deps, owner.email);
+    return { freshLink: true };
+  }
+  fail('mailLinkDead');
 }
 
 /**
