@@ -54,6 +54,7 @@ import { uploadRoutes } from './routes/uploads.js';
 import { labelRoutes } from './routes/labels.js';
 import { labelingRoutes } from './routes/labeling.js';
 import { trainingRoutes } from './routes/trainings.js';
+import { versionRoutes } from './routes/versions.js';
 import { parameterRoutes } from './routes/parameters.js';
 import { packRoutes } from './routes/packs.js';
 import { testRoutes } from './routes/tests.js';
@@ -184,6 +185,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(labelRoutes(deps));
   await app.register(labelingRoutes(deps));
   await app.register(trainingRoutes(deps));
+  await app.register(versionRoutes(deps));
   await app.register(testRoutes(deps));
   await app.register(parameterRoutes(deps));
   await app.register(packRoutes(deps));

@@ -88,7 +88,7 @@ export function parseTestSettings(json: string): TestSettings {
 export const TestSources = ['testSplit', 'images'] as const;
 export type TestSource = (typeof TestSources)[number];
 export const TestStartBody = Type.Object({
-  /** A succeeded training of this model; default: the latest succeeded one. */
+  /** A succeeded training of this model; default: the model's default version (versions.ts), else the latest succeeded one. */
   trainingId: Type.Optional(Type.Integer({ minimum: 1 })),
   source: Type.Optional(Type.Enum(TestSources)),
   imageIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 10000 })),

@@ -163,6 +163,9 @@ export const Errors = {
   ceilingServer: def(40054, 400, 'ceilingServer'),
   ceilingPlanHours: def(40055, 400, 'ceilingPlanHours'),
   goldenInProgress: def(40056, 409, 'goldenInProgress'),
+  // Versions (issue 31 item 4): a version that trains, is tested or exported stays; only a usable one can be the default.
+  versionBusy: def(40090, 409, 'versionBusy'),
+  versionNotUsable: def(40091, 409, 'versionNotUsable'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof Errors;

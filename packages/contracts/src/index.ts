@@ -11,5 +11,6 @@ export * from './training.js';
 export * from './delivery.js';
 export * from './measurement.js';
 export * from './failures.js';
+export * from './versions.js';
 export * from './usage.js';
 export * from './monitor.js';

@@ -123,6 +123,8 @@ export interface ModelsTable {
   test_id: Defaulted<number | null>;
   /** Classification: 1 when an image holds a set of classes (image_classes) instead of class_label_id. */
   multi_label: Defaulted<number>;
+  /** The version tests and exports use when none is named (migration 0014); null: the latest usable one. */
+  default_training_id: Defaulted<number | null>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -275,6 +277,8 @@ export interface TrainingsTable {
   error: string | null;
   /** 1 when failed with its last checkpoint kept in DATA_DIR/trainings/<id>: it can resume. */
   resumable: Defaulted<number>;
+  /** The user's note on this version (migration 0014), at most VersionNoteMax characters. */
+  note: Defaulted<string>;
   created_at: Millis;
   started_at: Millis | null;
   ended_at: Millis | null;

@@ -6,6 +6,7 @@ import type { User } from '../../db/users.js';
 import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 import { ownModel } from '../models.js';
+import { defaultTraining } from '../versions.js';
 
 /** Why a pack ends failed when the server stops or dies while it is made; the user exports again. */
 export const PACK_SHUTDOWN_REASON = failure('serverStoppedPack');
@@ -60,7 +61,7 @@ function badInput(field: string, reason: string): never {
   fail('exportFailed', { field, reason }, { field, reason });
 }
 
-/** The training to export: the one asked for, else the latest succeeded one; it must have weights (8006). */
+/** The training to export: the one asked for, else the default version (else the latest succeeded one); it must have weights (8006). */
 async function exportable(deps: Deps, model: Model, trainingId: number | undefined): Promise<TrainingRow> {
   const hasWeights = (t: TrainingRow) => t.status === 'succeeded' && 'best' in (JSON.parse(t.artifacts) as Record<string, string>);
   if (trainingId !== undefined) {
@@ -68,7 +69,8 @@ async function exportable(deps: Deps, model: Model, trainingId: number | undefin
     if (!t || !hasWeights(t)) fail('noModelToDownload');
     return t;
   }
-  const t = (await deps.trainings.list(model.id)).find(hasWeights);
+  // The version the user chose as default wins over the latest (services/versions.ts).
+  const t = await defaultTraining(deps, model, hasWeights);
   if (!t) fail('noModelToDownload');
   return t;
 }

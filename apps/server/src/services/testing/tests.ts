@@ -7,6 +7,7 @@ import type { TrainingRow } from '../../db/trainings.js';
 import type { User } from '../../db/users.js';
 import type { Deps } from '../deps.js';
 import { isTerminal, setTestStatus, STOPPED_REASON } from './state.js';
+import { defaultTraining } from '../versions.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
@@ -36,7 +37,7 @@ const hasWeights = (deps: Deps, t: TrainingRow) => {
   return best !== undefined && deps.blobs.has(best);
 };
 
-/** The training to test: the one asked for, or the latest succeeded one; 80066 unless it has weights. */
+/** The training to test: the one asked for, or the default version (else the latest succeeded one); 80066 unless it has weights. */
 async function testableTraining(deps: Deps, model: Model, trainingId: number | undefined): Promise<TrainingRow> {
   if (trainingId !== undefined) {
     const t = await deps.trainings.find(model.id, trainingId);
@@ -44,7 +45,8 @@ async function testableTraining(deps: Deps, model: Model, trainingId: number | u
     if (t.status !== 'succeeded' || !hasWeights(deps, t)) fail('noModelToTest');
     return t;
   }
-  const t = (await deps.trainings.list(model.id)).find((x) => x.status === 'succeeded' && hasWeights(deps, x));
+  // The version the user chose as default wins over the latest (services/versions.ts).
+  const t = await defaultTraining(deps, model, (x) => x.status === 'succeeded' && hasWeights(deps, x));
   if (!t) fail('noModelToTest');
   return t;
 }
