@@ -10,7 +10,8 @@ import { MODEL_LIST_PATH } from '@/routes/table';
 import { useProject } from '@/stores/project';
 import { FilterBar } from './FilterBar';
 import { useDeleteImages, useImageTotal, useLabels, useStar } from './galleryApi';
-import { ImageGrid } from './grid/ImageGrid';
+import { classTagsOf, ImageGrid } from './grid/ImageGrid';
+import { ImagePreview } from './grid/ImagePreview';
 import { LabelPanel } from './labels/LabelPanel';
 import { DEFAULT_FILTERS, type GalleryFilters } from './query';
 import { AutoSplitDialog } from './split/AutoSplitDialog';
@@ -44,6 +45,7 @@ function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [uploading, setUploading] = useState(false);
   const [splitting, setSplitting] = useState(false);
+  const [preview, setPreview] = useState<ImageData | null>(null);
   const model = useModel(modelId);
   const first = useImageTotal(modelId, filters);
   const labels = useLabels(modelId);
@@ -51,6 +53,7 @@ function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {
   const remove = useDeleteImages(modelId);
   const total = first.data?.total ?? 0;
   const labelNames = useMemo(() => new Map((labels.data ?? []).map((l) => [l.id, l.name])), [labels.data]);
+  const labelColors = useMemo(() => new Map((labels.data ?? []).map((l) => [l.id, l.color])), [labels.data]);
 
   const changeFilters = (next: GalleryFilters) => {
     setFilters(next);
@@ -131,7 +134,20 @@ function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {
               </Space>
             </Space>
           </Card>
-          <ImageGrid modelId={modelId} filters={filters} total={total} labelNames={labelNames} selected={selected} onSelect={onSelect} onStar={onStar} />
+          <Typography.Text type="secondary" className="loupe-gallery-hint" data-testid="gallery-hint">
+            {t('grid.hint')}
+          </Typography.Text>
+          <ImageGrid
+            modelId={modelId}
+            filters={filters}
+            total={total}
+            labelNames={labelNames}
+            labelColors={labelColors}
+            selected={selected}
+            onSelect={onSelect}
+            onStar={onStar}
+            onPreview={setPreview}
+          />
         </Col>
         <Col xs={24} lg={6}>
           <Card size="small">
@@ -141,6 +157,14 @@ function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {
       </Row>
       <UploadWizard open={uploading} modelId={modelId} type={type} onClose={() => setUploading(false)} />
       <AutoSplitDialog modelId={modelId} open={splitting} onClose={() => setSplitting(false)} />
+      <ImagePreview
+        image={preview}
+        type={type}
+        labels={labels.data ?? []}
+        colors={labelColors}
+        classes={classTagsOf(preview ?? undefined, labelNames, labelColors)}
+        onClose={() => setPreview(null)}
+      />
     </div>
   );
 }

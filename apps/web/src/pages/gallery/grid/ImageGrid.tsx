@@ -5,18 +5,31 @@ import type { ImageData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { useImagePages } from '../galleryApi';
 import { PAGE_SIZE, pagesFor, type GalleryFilters } from '../query';
-import { ImageCard } from './ImageCard';
+import { ImageCard, type ClassTag } from './ImageCard';
 import { CARD_GAP, ROW_HEIGHT, columnsFor, itemRange, rowCount } from './layout';
 
 interface Props {
   modelId: string;
   filters: GalleryFilters;
   total: number;
-  /** Label names by id, for the class of classification images. */
+  /** Label names and colours by id: the class tags of classification images, the shapes' strokes of the others. */
   labelNames: ReadonlyMap<number, string>;
+  labelColors: ReadonlyMap<number, string>;
   selected: ReadonlySet<number>;
   onSelect: (id: number, selected: boolean) => void;
   onStar: (image: ImageData) => void;
+  onPreview: (image: ImageData) => void;
+}
+
+/** A classification image's class tags: its class, or a multi-label image's classes. */
+export function classTagsOf(
+  image: Pick<ImageData, 'classLabelId' | 'classLabelIds'> | undefined,
+  names: ReadonlyMap<number, string>,
+  colors: ReadonlyMap<number, string>,
+): ClassTag[] | undefined {
+  const ids = image?.classLabelId ? [image.classLabelId] : image?.classLabelIds;
+  if (!ids?.length) return undefined;
+  return ids.map((id) => ({ id, name: names.get(id) ?? `#${id}`, color: colors.get(id) ?? '#8c8c8c' }));
 }
 
 /** Measure the scroll box's width so the grid knows how many cards fit a row (the box mounts late: empty first). */
@@ -36,7 +49,7 @@ function useWidth(el: HTMLDivElement | null) {
  * The virtualised thumbnail grid: rows of cards, only the rows in view (plus overscan) exist in the DOM and
  * only their pages are fetched, so 100,000 images scroll like 100.
  */
-export function ImageGrid({ modelId, filters, total, labelNames, selected, onSelect, onStar }: Props) {
+export function ImageGrid({ modelId, filters, total, labelNames, labelColors, selected, onSelect, onStar, onPreview }: Props) {
   const { t } = useTranslation('gallery');
   const [scrollEl, setScrollEl] = useState<HTMLDivElement | null>(null);
   const width = useWidth(scrollEl);
@@ -88,17 +101,12 @@ export function ImageGrid({ modelId, filters, total, labelNames, selected, onSel
                 <ImageCard
                   key={image?.id ?? `i${index}`}
                   image={image}
-                  className={
-                    image?.classLabelId
-                      ? labelNames.get(image.classLabelId)
-                      : // A multi-label image's classes, comma-separated.
-                        image?.classLabelIds?.length
-                        ? image.classLabelIds.map((id) => labelNames.get(id) ?? `#${id}`).join(', ')
-                        : undefined
-                  }
+                  classes={classTagsOf(image, labelNames, labelColors)}
+                  colors={labelColors}
                   selected={image ? selected.has(image.id) : false}
                   onSelect={onSelect}
                   onStar={onStar}
+                  onPreview={onPreview}
                 />
               );
             })}
