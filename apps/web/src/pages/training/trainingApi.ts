@@ -9,6 +9,7 @@ import {
   type SavedParamsData,
   type TrainingData,
   type TrainingDetailData,
+  type TrainingEstimateData,
   type TrainingListData,
   type TrainingParamValues,
   type TrainingStartBody,
@@ -109,6 +110,21 @@ export function useResumeTraining(modelId: string) {
   return useMutation({
     mutationFn: (trainingId: number) => api.post<TrainingData>(trainingPath(ResumePaths.resume, modelId, trainingId)),
     onSuccess: changed,
+  });
+}
+
+/**
+ * What a start would plan with the saved parameters (issue 31): time on this server, steps, warnings. Asked again
+ * whenever the saved parameters, the rotated choice or the trainings change (a finished one adds a measurement).
+ */
+export function useTrainingEstimate(modelId: string, saved: SavedParamsData | undefined, rotated: boolean | undefined) {
+  const trainings = useTrainings(modelId);
+  const finished = trainings.data?.items.filter((t) => !isActive(t.status)).length ?? 0;
+  return useQuery({
+    queryKey: ['training-estimate', modelId, JSON.stringify(saved?.saved ?? null), rotated ?? null, finished],
+    queryFn: () => api.post<TrainingEstimateData>(trainingPath(TrainingPaths.estimate, modelId), rotated === undefined ? {} : { rotated }, { silent: true }),
+    enabled: saved !== undefined,
+    retry: false,
   });
 }
 

@@ -121,8 +121,20 @@ export function runMetrics(summary: Summary): RunMetrics {
     inferenceMs: num(s.inference_ms),
     fps: num(s.fps),
     detections: num(s.detections),
-    suggestedConf: num(s.suggested_conf),
+    suggestedConf: bestF1Positive(s) ? num(s.suggested_conf) : null,
   };
+}
+
+/**
+ * Whether any confidence reaches an F1 above 0 (issue 31: "best F1 at confidence 1.00, use it" was offered with
+ * F1 = 0). The engine's best F1 when the summary has it; otherwise mAP50: it is 0 exactly when no prediction at any
+ * score matches a labeled box at IoU 0.5, which is when F1 is 0 at every confidence.
+ */
+function bestF1Positive(s: Record<string, unknown>): boolean {
+  const best = num(s.best_f1);
+  if (best !== null) return best > 0;
+  const map = num(s.mAP50);
+  return map === null || map > 0;
 }
 
 export const hasGroundTruth = (m: RunMetrics) =>

@@ -60,6 +60,10 @@ describe('runMetrics', () => {
     const m = runMetrics({ precision: 0.9, recall: 0.8, f1: 0.85, mAP50: 0.7, suggested_conf: 0.31 });
     expect(hasGroundTruth(m)).toBe(true);
     expect(m.suggestedConf).toBe(0.31);
+    // Issue 31: no prediction matched any box (F1 0 at every confidence): no suggestion, not "1.00, use it".
+    expect(runMetrics({ precision: 0, recall: 0, f1: 0, mAP50: 0, suggested_conf: 1 }).suggestedConf).toBeNull();
+    expect(runMetrics({ f1: 0, mAP50: 0.2, best_f1: 0, suggested_conf: 1 }).suggestedConf).toBeNull();
+    expect(runMetrics({ f1: 0, mAP50: 0.002, suggested_conf: 0.05 }).suggestedConf).toBe(0.05);
     expect(hasGroundTruth(runMetrics({ images: 6, top1: 0.5 }))).toBe(true);
     expect(hasGroundTruth(runMetrics({ images: 6, instances: 4, mIoU: 0.4 }))).toBe(true);
     expect(hasGroundTruth(runMetrics({ images: 6, instances: 4 }))).toBe(false);

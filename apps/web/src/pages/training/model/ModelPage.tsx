@@ -12,6 +12,7 @@ import { taskOf } from '../shared/tasks';
 import { newestFirst } from '../train/accuracy';
 import { ModelCharts } from './ModelCharts';
 import { ModelInfo } from './ModelInfo';
+import { notUsable, VerdictAlert } from '../shared/Advice';
 
 function Detail({ modelId, training }: { modelId: string; training: TrainingData }) {
   const detail = useTrainingDetail(modelId, training.id);
@@ -19,6 +20,7 @@ function Detail({ modelId, training }: { modelId: string; training: TrainingData
   if (detail.isError) return <LoadError error={detail.error} onRetry={() => void detail.refetch()} testId="model-detail-error" />;
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <VerdictAlert training={detail.data} />
       <ModelInfo detail={detail.data} />
       <ModelCharts detail={detail.data} />
     </Space>
@@ -60,7 +62,7 @@ function ModelWorkspace({ project }: { project: ProjectData }) {
             onChange={(version: string) => setVersion(project.code, version)}
             options={succeeded.map((tr) => ({
               value: tr.version,
-              label: `${tr.version} · ${t(`headline.${taskOf(tr.task)}`)} ${percent(tr.accuracy)}`,
+              label: `${tr.version} · ${t(`headline.${taskOf(tr.task)}`)} ${percent(tr.accuracy)}${notUsable(tr) ? ` · ${t(tr.verdict!.level === 'unusable' ? 'advice.tagUnusable' : 'advice.tagWeak')}` : ''}`,
             }))}
           />
           <Typography.Text type="secondary">{t('model.versionHint')}</Typography.Text>

@@ -33,6 +33,18 @@ afterEach(() => {
 });
 
 describe('/model', () => {
+  it('says a version learned nothing usable, with its advice, and names it so in the version choice', async () => {
+    const verdict = { level: 'unusable' as const, metric: 'mAP50', value: 0.008, unusableBelow: 0.05, weakBelow: 0.3, advice: [{ kind: 'imgsz' as const, imgsz: 320, boxPx: 4.8, target: 544 }] };
+    const v1 = training({ id: 1, summary: { ...summary, mAP50: 0.008 }, accuracy: 0.008, verdict });
+    mockServer({ [LIST]: { data: { items: [v1], total: 1 } }, 'GET /api/models/5/trainings/1': { data: detail(v1) } });
+    renderPage(<ModelPage />, '/model');
+    const alert = await screen.findByTestId('train-verdict');
+    expect(screen.getByTestId('train-verdict-text').textContent).toBe('v1 finished, but its mAP50 is 0.8 % (below 5.0 %): its predictions cannot be used.');
+    expect(screen.getByTestId('train-verdict-advice-imgsz').textContent).toContain('Use an image size of at least 544');
+    expect(alert.getAttribute('data-level')).toBe('unusable');
+    expect(screen.getByTestId('model-version-select').textContent).toContain('Learned nothing usable');
+  });
+
   it('shows the SPEC §3 model info of the model version, and the per-class AP of the best epoch', async () => {
     const v1 = training({ id: 1, summary });
     const v2 = training({ id: 2, summary: { ...summary, precision: 0.95, gpu_memory_mb: 812.4 } });

@@ -45,7 +45,7 @@ describe('/train per task', () => {
 
     // The server ignores the rotated-box type of a segmentation: none is sent.
     await click('train-start');
-    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({}));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST' && c.url.endsWith('/trainings'))?.body).toEqual({}));
   });
 
   it('a classification model before its first training already names top-1 as its accuracy', async () => {

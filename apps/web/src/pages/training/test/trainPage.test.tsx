@@ -77,13 +77,14 @@ describe('/train', () => {
     await click('train-rotated-rotated');
     await click('train-start');
     await waitFor(() => expect(notice).toHaveBeenCalledWith(expect.objectContaining({ actionLabel: 'actions.goMark', to: '/mark/detection' })));
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ rotated: true });
+    const starts = () => calls.filter((c) => c.method === 'POST' && c.url.endsWith('/trainings'));
+    expect(starts()[0]?.body).toEqual({ rotated: true });
     expect(useProject.getState().project?.projectStatus).toBe('no');
 
     await click('train-rotated-auto');
     await click('train-start');
-    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
-    expect(calls.filter((c) => c.method === 'POST')[1]!.body).toEqual({});
+    await waitFor(() => expect(starts()).toHaveLength(2));
+    expect(starts()[1]!.body).toEqual({});
   });
 
   it('follows a running training live, stops it after a confirmation, and unlocks the project at the end', async () => {
@@ -130,6 +131,64 @@ describe('/train', () => {
     expect(await screen.findByText('Training v9 was cancelled.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByTestId('train-progress')).toBeNull());
     expect(screen.getByTestId('train-row-9').getAttribute('data-status')).toBe('cancelled');
+  });
+
+  it('shows the estimate and its warnings beside the start, asked again when the rotated choice changes', async () => {
+    const estimate = {
+      task: 'detect', trainImages: 12, validImages: 4, batch: 3, stepsPerEpoch: 4, epochs: 1, steps: 4, imgsz: 64, model: 'p',
+      seconds: 95, imgPerS: 96, basis: 'table', basedOn: 0,
+      warnings: [
+        { kind: 'epochs', steps: 4, minSteps: 400, epochs: 100 },
+        { kind: 'imgsz', imgsz: 64, boxPx: 3.2, target: 160 },
+      ],
+    };
+    const calls = mockServer({
+      [LIST]: { data: { items: [], total: 0 } },
+      'GET /api/models/5/parameters': { data: { saved: { epochs: 1, imgsz: 64 }, updatedAt: null } },
+      'POST /api/models/5/trainings/estimate': { data: estimate },
+    });
+    renderPage(<TrainPage />, '/train/detection');
+    const box = await screen.findByTestId('train-estimate');
+    expect(box.getAttribute('data-basis')).toBe('table');
+    expect(screen.getByTestId('train-estimate-time').textContent).toBe('About 1 min 35 s of training on this server');
+    expect(screen.getByTestId('train-estimate-plan').textContent).toBe('12 training images at batch 3: 4 steps per epoch × 1 epochs = 4 steps');
+    expect(screen.getByTestId('train-warnings-epochs').textContent).toContain('Use at least 100 epochs');
+    expect(screen.getByTestId('train-warnings-imgsz').textContent).toContain('at least 160');
+    expect(calls.filter((c) => c.url.endsWith('/estimate')).map((c) => c.body)).toEqual([{}]);
+    await click('train-rotated-rotated');
+    await waitFor(() => expect(calls.filter((c) => c.url.endsWith('/estimate')).map((c) => c.body)).toEqual([{}, { rotated: true }]));
+  });
+
+  it('a succeeded training that learned nothing is not a green Succeeded alone: the verdict with its advice', async () => {
+    const verdict = {
+      level: 'unusable' as const, metric: 'mAP50', value: 0, unusableBelow: 0.05, weakBelow: 0.3,
+      advice: [
+        { kind: 'epochs' as const, steps: 4, minSteps: 400, epochs: 100 },
+        { kind: 'labels' as const, label: 'scratch', count: 8, target: 30 },
+      ],
+    };
+    const items = [training({ id: 2, accuracy: 0, verdict }), training({ id: 1, accuracy: 0.8, verdict: { ...verdict, level: 'usable', value: 0.8, advice: [] } })];
+    mockServer({
+      [LIST]: { data: { items, total: 2 } },
+      'GET /api/models/5/trainings/2': { data: detail(items[0]!) },
+      'GET /api/models/5/trainings/1': { data: detail(items[1]!) },
+      'GET /api/models/5/parameters': { data: { saved: {}, updatedAt: null } },
+    });
+    serveEvents(() => new Promise<Response>(() => undefined));
+    renderPage(<TrainPage />, '/train/detection');
+    const alert = await screen.findByTestId('train-verdict');
+    expect(alert.getAttribute('data-level')).toBe('unusable');
+    expect(alert.textContent).toContain('Learned nothing usable');
+    expect(screen.getByTestId('train-verdict-text').textContent).toBe('v2 finished, but its mAP50 is 0.0 % (below 5.0 %): its predictions cannot be used.');
+    expect(screen.getByTestId('train-verdict-advice-epochs').textContent).toBe('Train longer: only 4 steps ran. Use at least 100 epochs (400 steps).');
+    expect(screen.getByTestId('train-verdict-advice-labels').textContent).toContain('“scratch” has 8 training examples');
+    expect(screen.getByTestId('train-row-verdict-2').textContent).toBe('Learned nothing usable');
+    expect(screen.getByTestId('train-row-status-2').className).not.toContain('success');
+    // The usable version keeps its green tag and no verdict; choosing it hides the alert.
+    expect(screen.queryByTestId('train-row-verdict-1')).toBeNull();
+    expect(screen.getByTestId('train-row-status-1').className).toContain('success');
+    await click('train-row-1');
+    await waitFor(() => expect(screen.queryByTestId('train-verdict')).toBeNull());
   });
 
   it('sends a model opened on another type’s path to its own', async () => {

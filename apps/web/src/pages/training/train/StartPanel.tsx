@@ -1,12 +1,14 @@
 import { useState } from 'react';
-import { App, Button, Card, Radio, Space, Typography } from 'antd';
+import { Alert, App, Button, Card, Radio, Space, Typography } from 'antd';
 import { Link } from 'react-router-dom';
-import type { TrainingData } from '@loupe/contracts';
+import type { TrainingData, TrainingEstimateData } from '@loupe/contracts';
 import { useShowError } from '@/api/useShowError';
 import { useTranslation } from '@/i18n';
 import { changedKeys, formValuesOf } from '../parameter/paramForm';
 import { choosesRotation } from '../shared/tasks';
-import { useSavedParams, useStartTraining } from '../trainingApi';
+import { useSavedParams, useStartTraining, useTrainingEstimate } from '../trainingApi';
+import { AdviceList } from '../shared/Advice';
+import { duration } from '../shared/format';
 
 /** Rotated-box type of a new training: the data decides (any rotated box → rotated), or the user does. */
 export type RotatedChoice = 'auto' | 'rotated' | 'axis';
@@ -14,10 +16,37 @@ export const ROTATED_CHOICES: RotatedChoice[] = ['auto', 'rotated', 'axis'];
 
 export const rotatedOf = (choice: RotatedChoice): boolean | undefined => (choice === 'auto' ? undefined : choice === 'rotated');
 
-/** How many saved parameters differ from the defaults; null while unknown (the start uses the saved ones). */
-function useSavedChanges(modelId: string): number | null {
-  const saved = useSavedParams(modelId);
-  return saved.data ? changedKeys(formValuesOf(saved.data.saved)).length : null;
+/**
+ * Beside the start button (issue 31): how long the training would take on this server, the plan in steps, and
+ * why it would learn nothing (each warning with the value that is enough). The server computes it from the
+ * saved parameters and the current data, so it follows every change saved at /parameter.
+ */
+function Estimate({ estimate }: { estimate: TrainingEstimateData }) {
+  const { t } = useTranslation('training');
+  return (
+    <div data-testid="train-estimate" data-seconds={estimate.seconds} data-basis={estimate.basis} data-steps={estimate.steps}>
+      <Typography.Text strong data-testid="train-estimate-time">
+        {t('advice.time', { time: duration(estimate.seconds) })}
+      </Typography.Text>{' '}
+      <Typography.Text type="secondary">
+        ({estimate.basis === 'history' ? t('advice.basisHistory', { count: estimate.basedOn }) : t('advice.basisTable')})
+      </Typography.Text>
+      <div>
+        <Typography.Text type="secondary" data-testid="train-estimate-plan">
+          {t('advice.plan', { images: estimate.trainImages, batch: estimate.batch, perEpoch: estimate.stepsPerEpoch, epochs: estimate.epochs, steps: estimate.steps })}
+        </Typography.Text>
+      </div>
+      {estimate.warnings.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginTop: 8 }}
+          title={t('advice.warningsTitle')}
+          description={<AdviceList advice={estimate.warnings} phase="plan" testId="train-warnings" />}
+        />
+      )}
+    </div>
+  );
 }
 
 /**
@@ -31,8 +60,11 @@ export function StartPanel({ modelId, type, busy, onStarted }: { modelId: string
   const showError = useShowError();
   const [choice, setChoice] = useState<RotatedChoice>('auto');
   const start = useStartTraining(modelId);
-  const changes = useSavedChanges(modelId);
+  const saved = useSavedParams(modelId);
+  // How many saved parameters differ from the defaults; null while unknown (the start uses the saved ones).
+  const changes = saved.data ? changedKeys(formValuesOf(saved.data.saved)).length : null;
   const rotates = choosesRotation(type);
+  const estimate = useTrainingEstimate(modelId, saved.data, rotates ? rotatedOf(choice) : undefined);
 
   const onStart = async () => {
     try {
@@ -72,6 +104,7 @@ export function StartPanel({ modelId, type, busy, onStarted }: { modelId: string
           </Typography.Text>
           {busy && <Typography.Text type="secondary">{t('train.oneAtATime')}</Typography.Text>}
         </Space>
+        {estimate.data && <Estimate estimate={estimate.data} />}
       </Space>
     </Card>
   );

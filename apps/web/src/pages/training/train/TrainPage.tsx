@@ -15,6 +15,7 @@ import { HistoryCurves } from './HistoryCurves';
 import { StartPanel } from './StartPanel';
 import { useProjectSync } from './useProjectSync';
 import { VersionTable } from './VersionTable';
+import { VerdictAlert } from '../shared/Advice';
 
 function TrainWorkspace({ modelId, code, type }: { modelId: string; code: string; type: string }) {
   const { t } = useTranslation('training');
@@ -82,6 +83,7 @@ function TrainWorkspace({ modelId, code, type }: { modelId: string; code: string
           }
         />
       )}
+      {shown && shown.id !== active?.id && <VerdictAlert key={`verdict-${shown.id}`} training={shown} />}
       {active && <ActiveTraining key={active.id} modelId={modelId} training={active} onEnd={(state) => onEnd(active, state)} />}
       {shown && shown.id !== active?.id && <HistoryCurves key={shown.id} modelId={modelId} training={shown} />}
       <Card size="small" title={t('versions.title')}>

@@ -5,6 +5,7 @@ import { useTranslation } from '@/i18n';
 import { DASH, dateTime, duration, percent } from '../shared/format';
 import { choosesRotation, HEADLINE, taskOf } from '../shared/tasks';
 import { accuracyReason } from './accuracy';
+import { notUsable, VerdictTag } from '../shared/Advice';
 
 const STATUS_COLORS: Partial<Record<TrainingStatus, string>> = {
   queued: 'default',
@@ -67,9 +68,11 @@ export function VersionTable({ type, trainings, selectedId, onSelect, onResume, 
       dataIndex: 'status',
       render: (s: TrainingStatus, row) => (
         <Tooltip title={row.error ?? undefined}>
-          <Tag color={STATUS_COLORS[s]} data-testid={`train-row-status-${row.id}`}>
+          {/* Issue 31: not a green "Succeeded" alone when the server's verdict says it learned nothing usable. */}
+          <Tag color={notUsable(row) ? 'default' : STATUS_COLORS[s]} data-testid={`train-row-status-${row.id}`}>
             {t(`models:trainingStatus.${s}`)}
           </Tag>
+          <VerdictTag training={row} />
         </Tooltip>
       ),
     },
