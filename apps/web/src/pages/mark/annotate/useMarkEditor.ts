@@ -28,7 +28,7 @@ export function useMarkEditor(mode: EditorMode, host: Required<EditorHost>): Edi
 }
 
 /**
- * Keep the editor's labels in step with the model's. A label created on this page joins the editor at once
+ * Keep the editor's labels in step with the model's, the first one active when none is. A label created on this page joins the editor at once
  * and becomes the active one: waiting for the label list to refetch would let a key pressed meanwhile (1–9)
  * be overridden when the list arrives.
  */
@@ -37,6 +37,9 @@ export function useEditorLabels(editor: Editor, labels: readonly LabelData[] | u
     if (!labels) return;
     const infos: LabelInfo[] = labels.map(({ id, name, color }) => ({ id, name, color }));
     editor.setLabels(infos);
+    // With no label chosen the first box drawn is refused ("select or create a label"): the first label is
+    // chosen when there is one, also after the chosen label was deleted.
+    if (editor.state.activeLabelId === null && infos.length > 0) editor.setActiveLabel(infos[0]!.id);
   }, [editor, labels]);
   return useCallback(
     ({ id, name, color }: LabelData) => {

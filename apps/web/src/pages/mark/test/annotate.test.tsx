@@ -99,6 +99,21 @@ describe('annotation labeling', () => {
     expect(puts(calls)[1]!.body).toEqual({ baseVersion: 4, annotations: [{ labelId: 3, geometry: box }] });
   });
 
+  it('the first label is chosen when the model has labels, so the first box drawn at once is kept (issue 31)', async () => {
+    const calls = serve({ 'GET /api/models/5/images/11/annotations': { data: set(11, 3) } });
+    await open('/mark/detection', '/mark/detection', 0);
+    await waitFor(() => expect(editor().state.activeLabelId).toBe(3));
+    await click('mark-tool-box');
+    await run(() => editor().pointerDown({ point: screenPoint(5, 5), button: 0 }));
+    await run(() => editor().pointerMove({ point: screenPoint(40, 30), button: 0 }));
+    await run(() => editor().pointerUp({ point: screenPoint(40, 30), button: 0 }));
+    expect(screen.queryByText('Please select or create a label first.')).toBeNull();
+    expect(editor().state.shapes).toHaveLength(1);
+    expect(editor().state.shapes[0]!.labelId).toBe(3);
+    await waitFor(() => expect(puts(calls)).toHaveLength(1));
+    expect((puts(calls)[0]!.body as { annotations: { labelId: number }[] }).annotations.map((a) => a.labelId)).toEqual([3]);
+  });
+
   it("on a conflict shows the server's message and puts the server's set into the editor", async () => {
     const message = 'These annotations were changed in another tab or by another user.';
     const calls = serve({ 'PUT /api/models/5/images/11/annotations': { code: Errors.annotationConflict.code, message, status: 409 } });
