@@ -59,6 +59,12 @@ describe('guard', () => {
     expect(at('/gallery', { project: { type: 'OCR', projectStatus: 'no' } })).toBeNull();
   });
 
+  it('keeps /monitor open while training or testing: it watches the running job', () => {
+    expect(at('/monitor', { project: { type: 'DETECTION', projectStatus: 'training' } })).toBeNull();
+    expect(at('/monitor', { project: { type: 'OCR', projectStatus: 'testing' } })).toBeNull();
+    expect(at('/model', { project: { type: 'DETECTION', projectStatus: 'training' } })).toBe('/train/detection');
+  });
+
   it('only applies the private route set in private deployments', () => {
     expect(at('/position')).toBe('/404');
     expect(at('/position', { deployment: 'private' })).toBeNull();

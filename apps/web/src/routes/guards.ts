@@ -28,6 +28,8 @@ export function projectLockRedirect(ctx: GuardContext): string | null {
   const step = lockedStep(ctx.project?.projectStatus);
   if (!step || !isProjectPage(ctx.pathname)) return null;
   if (firstSegment(ctx.pathname) === step) return null;
+  // /monitor only watches the running job (issue 31 item 3): it stays open while the project is locked.
+  if (firstSegment(ctx.pathname) === 'monitor') return null;
   return stepPath(step, ctx.project?.type);
 }
 
