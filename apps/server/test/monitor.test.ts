@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MonitorData } from '@loupe/contracts';
+import type { MonitorData, PackStatusData, TestRunData } from '@loupe/contracts';
 import { publicLogLine } from '../src/runner/engine.js';
 import { call, createUser, login, startApp, type TestApp } from './helper.js';
-import { labeledStudio, start, TINY, trainingUrl, waitFor } from './training-fixtures.js';
+import { downloader, waitForPack } from './delivery-fixtures.js';
+import { labeledStudio, start, TINY, trainedStudio, trainingUrl, waitFor } from './training-fixtures.js';
 
 /** A training that runs until it is stopped. */
 const LONG = { ...TINY, epochs: 1000, patience: 0 };
@@ -101,6 +102,26 @@ describe('the monitor of a model (issue 31 item 3)', () => {
     const never = (await monitor(t.app, a, m2.model.id)).history[0]!;
     expect(never).toMatchObject({ state: 'cancelled', startedAt: null, durationS: null });
   }, 150_000);
+
+  it('lists a training, a test and an export of the version, newest first, each with its version and its subject', async () => {
+    const { token } = await downloader(t.app);
+    const s = await trainedStudio(t.app, token, { count: 6 });
+    const test = await call<TestRunData>(t.app, 'POST', `/api/models/${s.model.id}/tests`, { source: 'images', imageIds: s.images }, { token });
+    expect(test.code, test.message).toBe(0);
+    const tested = await monitorUntil(t.app, token, s.model.id, (m) => m.history[0]?.kind === 'test' && m.history[0].state === 'succeeded');
+    expect(tested.active).toEqual([]);
+    const pack = await call<PackStatusData>(t.app, 'POST', '/api/train/modelPack', { modelId: s.model.id, kind: 'model', inputW: 64, inputH: 64, maxDet: 100, rotated: false }, { token });
+    expect(pack.code, pack.message).toBe(0);
+    expect((await waitForPack(t.app, token, s.model.id, 'model')).packStatus).toBe('success');
+    const m = await monitorUntil(t.app, token, s.model.id, (x) => x.history.length === 3 && x.history[0]!.state === 'succeeded');
+    expect(m.history.map((h) => [h.kind, h.version, h.state, h.trainingId])).toEqual([
+      ['export', 'v1', 'succeeded', s.trainingId],
+      ['test', 'v1', 'succeeded', s.trainingId],
+      ['training', 'v1', 'succeeded', s.trainingId],
+    ]);
+    expect(m.history.map((h) => h.subjectId)).toEqual([pack.data.id, test.data.id, s.trainingId]);
+    for (const h of m.history) expect(h.durationS, h.kind).not.toBeNull();
+  }, 120_000);
 
   it('cuts server paths out of the log lines it shows, keeping the line', () => {
     expect(publicLogLine('12:00:01 pretrained: 10/12 tensors loaded from /srv/loupe/data/blobs/ab/cd.pt')).toBe('12:00:01 pretrained: 10/12 tensors loaded from cd.pt');
