@@ -1,13 +1,14 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { Alert, App, Button, Card, Space } from 'antd';
-import type { TrainingData, TrainingStateEvent } from '@loupe/contracts';
+import { TrainingPaths, type TrainingData, type TrainingStateEvent } from '@loupe/contracts';
+import { api } from '@/api/client';
 import { useShowError } from '@/api/useShowError';
 import { useTranslation } from '@/i18n';
 import { stepPath } from '@/routes/steps';
 import { useProject } from '@/stores/project';
 import { LoadError, Loading, NoProject } from '../shared/PageStates';
-import { isActive, useResumeTraining, useTrainings, useTrainingsChanged } from '../trainingApi';
+import { isActive, trainingPath, useResumeTraining, useTrainings, useTrainingsChanged } from '../trainingApi';
 import { newestFirst } from './accuracy';
 import { AccuracyTrend } from './AccuracyTrend';
 import { ActiveTraining } from './ActiveTraining';
@@ -15,7 +16,7 @@ import { HistoryCurves } from './HistoryCurves';
 import { StartPanel } from './StartPanel';
 import { useProjectSync } from './useProjectSync';
 import { VersionTable } from './VersionTable';
-import { VerdictAlert } from '../shared/Advice';
+import { notUsable, VerdictAlert } from '../shared/Advice';
 
 function TrainWorkspace({ modelId, code, type }: { modelId: string; code: string; type: string }) {
   const { t } = useTranslation('training');
@@ -40,14 +41,22 @@ function TrainWorkspace({ modelId, code, type }: { modelId: string; code: string
       if (state.status === 'succeeded') {
         // A new finetuned version is the model's version from now on (the sidebar's finetuned_{version} tag).
         setVersion(code, training.version);
-        void message.success(t('train.succeeded', { version: training.version }));
+        // Issue 31: the end is announced by the server's verdict, not a green "succeeded" whatever was learned.
+        void api
+          .get<TrainingData>(trainingPath(TrainingPaths.one, modelId, training.id), { silent: true })
+          .then((done) => {
+            if (!notUsable(done)) return void message.success(t('train.succeeded', { version: training.version }));
+            const key = done.verdict!.level === 'unusable' ? 'advice.finishedUnusable' : 'advice.finishedWeak';
+            void message.warning(t(key, { version: training.version }));
+          })
+          .catch(() => void message.success(t('train.succeeded', { version: training.version })));
       } else if (state.status === 'failed') {
         void message.error(t('train.failedNotice', { version: training.version, error: state.error ?? '' }));
       } else {
         void message.info(t('train.cancelledNotice', { version: training.version }));
       }
     },
-    [changed, setVersion, code, message, t],
+    [changed, setVersion, code, message, t, modelId],
   );
 
   const onResume = async (id: number) => {
