@@ -105,7 +105,7 @@ test('/monitor: the running training’s phase, epoch, time left, curves, engine
     expect([...seen.series].some((x) => x.includes('mAP50'))).toBe(true);
   });
 
-  await test.step('the history: the training, succeeded, with its version, times and duration; Open leads to /train', async () => {
+  await test.step('the history: the training, succeeded, with its version, times and duration; the project unlocked; Open leads to /train', async () => {
     await expect(page.getByTestId('monitor-idle')).toBeVisible();
     const row = page.getByTestId('monitor-history-row');
     await expect(row).toHaveCount(1);
@@ -115,7 +115,11 @@ test('/monitor: the running training’s phase, epoch, time left, curves, engine
     await expect(row.getByTestId('monitor-history-state')).toHaveText('Succeeded');
     await expect(row.getByTestId('monitor-history-duration')).toHaveText(/^\d+ s$|min/);
     await snap(page, testInfo, 'history');
-    await row.getByTestId('monitor-history-open').click();
+    // The run ended on this page: the project is unlocked, so the model info opens instead of sending back to /train.
+    await page.getByTestId('menu-model').click();
+    await expect(page).toHaveURL(/\/model$/);
+    await page.goto('/monitor');
+    await page.getByTestId('monitor-history-row').getByTestId('monitor-history-open').click();
     await expect(page).toHaveURL(/\/train\/detection$/);
   });
 });

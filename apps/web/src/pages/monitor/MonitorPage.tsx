@@ -198,13 +198,16 @@ function MonitorView({ data, type }: { data: MonitorData; type: string }) {
 function Workspace({ modelId, type }: { modelId: string; type: string }) {
   const monitor = useMonitor(modelId);
   const status = useProject((s) => s.project?.projectStatus);
+  const hasTraining = useProject((s) => s.project?.hasTraining);
   const updateProject = useProject((s) => s.updateProject);
-  // The project's lock follows what runs: a training or test that ended here unlocks the other pages at once.
+  // The project's lock follows what runs: a training or test that ended here unlocks the other pages at once,
+  // and a first succeeded training opens the Model and Deploy menus as the training page would.
   useEffect(() => {
     if (!monitor.data) return;
     const next = projectStatusOf(monitor.data.active);
-    if (next !== status) updateProject({ projectStatus: next });
-  }, [monitor.data, status, updateProject]);
+    const trained = monitor.data.history.some((h) => h.kind === 'training' && h.state === 'succeeded');
+    if (next !== status || (trained && !hasTraining)) updateProject({ projectStatus: next, ...(trained ? { hasTraining: true } : {}) });
+  }, [monitor.data, status, hasTraining, updateProject]);
   if (monitor.isPending) return <Loading testId="monitor-loading" />;
   if (monitor.isError && !monitor.data) return <LoadError error={monitor.error} onRetry={() => void monitor.refetch()} testId="monitor-error" />;
   return <MonitorView data={monitor.data!} type={type} />;
