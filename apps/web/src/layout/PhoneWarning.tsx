@@ -2,14 +2,22 @@ import { useEffect, useState } from 'react';
 import { Button } from 'antd';
 import { MobileOutlined } from '@ant-design/icons';
 import { useTranslation } from '@/i18n';
+import { local } from '@/stores/storage';
+
+/** Local-storage key: the user chose to go on with a narrow screen; asked once per browser, not on every reload. */
+export const PHONE_WARNING_DISMISSED_KEY = 'phoneWarningDismissed';
 
 const isPortrait = () => window.innerHeight > window.innerWidth;
 
-/** The platform is built for wide screens; portrait windows get a warning the user may dismiss. */
+/** The platform is built for wide screens; portrait windows get a warning the user may dismiss for good. */
 export function PhoneWarning() {
   const { t } = useTranslation('layout');
   const [portrait, setPortrait] = useState(isPortrait);
-  const [dismissed, setDismissed] = useState(false);
+  const [dismissed, setDismissed] = useState(() => local.get(PHONE_WARNING_DISMISSED_KEY) === '1');
+  const dismiss = () => {
+    local.set(PHONE_WARNING_DISMISSED_KEY, '1');
+    setDismissed(true);
+  };
 
   useEffect(() => {
     const onResize = () => setPortrait(isPortrait());
@@ -22,7 +30,7 @@ export function PhoneWarning() {
     <div className="loupe-phone-warning" data-testid="phone-warning" role="alertdialog">
       <MobileOutlined style={{ fontSize: 48 }} />
       <p>{t('phoneWarning.text')}</p>
-      <Button onClick={() => setDismissed(true)} data-testid="phone-warning-dismiss">
+      <Button onClick={dismiss} data-testid="phone-warning-dismiss">
         {t('phoneWarning.continue')}
       </Button>
     </div>

@@ -9,7 +9,7 @@ import { authApi } from '../shared/authApi';
 import { errorParamText } from '../shared/errorParam';
 import { errorText } from '../shared/FormError';
 import { useQueryParam } from '../shared/useQueryParam';
-import { homeFor } from '../shared/useSignedIn';
+import { applyAccountLanguage, homeFor } from '../shared/useSignedIn';
 
 /**
  * /logging?code=…&error=…: where single sign-on lands. The URL carries a one-time code, never the session
@@ -40,6 +40,7 @@ export default function Logging() {
   useEffect(() => {
     if (info.data) {
       setUserInfo(info.data);
+      applyAccountLanguage(info.data.language);
       // An account made by single sign-on has no company yet: registration is finished before work starts.
       navigate(info.data.companyName ? homeFor(info.data.role) : '/finish-register-info', { replace: true });
     } else if (info.isError) {
