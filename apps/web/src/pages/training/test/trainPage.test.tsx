@@ -151,7 +151,7 @@ describe('/train', () => {
     const box = await screen.findByTestId('train-estimate');
     expect(box.getAttribute('data-basis')).toBe('table');
     expect(screen.getByTestId('train-estimate-time').textContent).toBe('About 1 min 35 s of training on this server');
-    expect(screen.getByTestId('train-estimate-plan').textContent).toBe('12 training images at batch 3: 4 steps per epoch × 1 epochs = 4 steps');
+    expect(screen.getByTestId('train-estimate-plan').textContent).toBe('12 training images at batch 3: 4 steps per epoch, 4 steps over the planned epochs (1)');
     expect(screen.getByTestId('train-warnings-epochs').textContent).toContain('Use at least 100 epochs');
     expect(screen.getByTestId('train-warnings-imgsz').textContent).toContain('at least 160');
     expect(calls.filter((c) => c.url.endsWith('/estimate')).map((c) => c.body)).toEqual([{}]);
