@@ -82,6 +82,21 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * How the web app's files are sent: the build's hashed files (/assets/) never change under their name, so browsers
+ * keep them a year without asking; index.html is asked for again each time (it names the current hashes). Scripts
+ * and styles go out as the .br or .gz the build wrote beside them when the browser accepts one.
+ */
+const webCaching = {
+  preCompressed: true,
+  cacheControl: false,
+  setHeaders: (res: { setHeader(name: string, value: string): unknown }, filePath: string) => {
+    const hashed = /[\\/]assets[\\/][^\\/]+$/.test(filePath);
+    res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    res.setHeader('Vary', 'Accept-Encoding');
+  },
+};
+
 /** The whole API (and the built web app when present), ready to listen or to be driven by app.inject. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -193,10 +208,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(monitorRoutes(deps));
 
   const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
-  if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'] });
+  if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'], ...webCaching });
 
   app.setNotFoundHandler(async (req, reply) => {
-    const isPage = (req.method === 'GET' || req.method === 'HEAD') && !isApi(req.url);
+    // A missing build file (a stale tab asking for an old chunk) is a 404, not the page under a script's name.
+    const isPage = (req.method === 'GET' || req.method === 'HEAD') && !isApi(req.url) && !req.url.startsWith('/assets/');
     // SPA fallback: the web app's router owns every path that is not a file.
     if (webDir && isPage) return reply.type('text/html').sendFile('index.html');
     throw new AppError('notFound');
