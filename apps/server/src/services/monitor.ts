@@ -2,6 +2,7 @@ import type { Language, MonitorActiveJob, MonitorData, MonitorGpu, MonitorHistor
 import { MonitorHistoryMax, MonitorJobKinds } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import type { Model } from '../db/models.js';
+import { monitorRepo } from '../db/monitor.js';
 import { failureText } from '../i18n.js';
 import { publicFailure, publicLogLine, type EngineGpu } from '../runner/engine.js';
 import type { Deps } from './deps.js';
@@ -33,45 +34,14 @@ function gpuView(g: EngineGpu | null): MonitorGpu | null {
 }
 
 /**
- * Where a queued job stands: 1 + the queued jobs the runner takes before it (higher priority, or the same
- * priority and queued earlier), across all accounts. The runner's turn-taking between accounts of the same
- * priority (jobs.claim) may move it by a place or two; this is the order within a priority.
- */
-async function queuePosition(deps: Deps, job: Job): Promise<number> {
-  const row = await deps.db
-    .selectFrom('jobs')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('state', '=', 'queued')
-    .where((eb) =>
-      eb.or([
-        eb('priority', '>', job.priority),
-        eb.and([eb('priority', '=', job.priority), eb.or([eb('created_at', '<', job.created_at), eb.and([eb('created_at', '=', job.created_at), eb('id', '<', job.id)])])]),
-      ]),
-    )
-    .executeTakeFirstOrThrow();
-  return Number(row.n) + 1;
-}
-
-/**
  * The monitor of one model (the caller owns it: routes/monitor.ts checks): its queued and running jobs with the
  * engine's live figures from the runner (in this process), and its last MonitorHistoryMax jobs, newest first.
  */
 export async function modelMonitor(deps: Deps, model: Model, lang: Language): Promise<MonitorData> {
-  const kinds = [...MonitorJobKinds] as MonitorJobKind[];
-  const jobs = await deps.db
-    .selectFrom('jobs')
-    .selectAll()
-    .where('model_id', '=', model.id)
-    .where('kind', 'in', kinds)
-    .orderBy('id', 'desc')
-    .limit(MonitorHistoryMax)
-    .execute();
+  const repo = monitorRepo(deps.db);
+  const jobs = await repo.modelJobs(model.id, [...MonitorJobKinds], MonitorHistoryMax);
   // A model's queued or running jobs are among its newest; older ones left active would be a dead server's, failed on start.
-  const [trainings, tests, packs] = await Promise.all([
-    deps.db.selectFrom('trainings').select(['id', 'version', 'phase', 'epoch', 'epochs', 'eta_s', 'error', 'started_at', 'ended_at']).where('model_id', '=', model.id).execute(),
-    deps.db.selectFrom('test_runs').select(['id', 'training_id', 'done', 'image_count', 'error']).where('model_id', '=', model.id).execute(),
-    deps.db.selectFrom('model_packs').select(['id', 'training_id', 'error']).where('model_id', '=', model.id).execute(),
-  ]);
+  const { trainings, tests, packs } = await repo.subjects(model.id);
   const training = new Map(trainings.map((t) => [t.id, t]));
   const test = new Map(tests.map((t) => [t.id, t]));
   const pack = new Map(packs.map((p) => [p.id, p]));
@@ -139,7 +109,8 @@ export async function modelMonitor(deps: Deps, model: Model, lang: Language): Pr
       done: r ? r.done : int(progress.done),
       total: r ? r.image_count : int(progress.total),
       etaS: t?.eta_s ?? null,
-      queuePosition: job.state === 'queued' ? await queuePosition(deps, job) : null,
+      // 1 + the jobs taken before it; the runner's turns between accounts of one priority (jobs.claim) may move it a place.
+      queuePosition: job.state === 'queued' ? (await repo.queuedAhead(job)) + 1 : null,
       queuedAt: iso(job.created_at)!,
       startedAt: iso(job.started_at),
       curves,
