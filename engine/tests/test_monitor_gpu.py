@@ -9,8 +9,15 @@ def test_no_gpu_adds_nothing_to_the_epoch_event(monkeypatch):
     assert report.gpu_fields() == {}
 
 
+def test_a_cpu_run_on_a_gpu_host_claims_no_gpu(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
+    assert report.gpu_fields() == {}
+
+
 def test_a_gpu_reports_its_name_memory_and_use(monkeypatch):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda i: "NVIDIA H100")
     monkeypatch.setattr(torch.cuda, "mem_get_info", lambda i: (30 * 2**30, 80 * 2**30))

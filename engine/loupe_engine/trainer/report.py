@@ -12,8 +12,9 @@ from loupe_engine.models.detector import count_flops
 
 def gpu_fields():
     """The GPU this process trains on, for the platform's monitor (an epoch event's `gpu`); nothing on a CPU.
-    Memory is the device's (all processes on it); utilisation only where the driver's NVML answers."""
-    if not torch.cuda.is_available():
+    Memory is the device's (all processes on it); utilisation only where the driver's NVML answers. Only once this
+    process uses CUDA: a CPU run on a GPU host neither claims the GPU nor opens a CUDA context to ask."""
+    if not (torch.cuda.is_available() and torch.cuda.is_initialized()):
         return {}
     i = torch.cuda.current_device()
     try:
