@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MonitorData, PackStatusData, TestRunData } from '@loupe/contracts';
-import { publicLogLine } from '../src/runner/engine.js';
+import { publicLogLine, runEngine } from '../src/runner/engine.js';
 import { call, createUser, login, startApp, type TestApp } from './helper.js';
 import { downloader, waitForPack } from './delivery-fixtures.js';
 import { labeledStudio, start, TINY, trainedStudio, trainingUrl, waitFor } from './training-fixtures.js';
@@ -122,6 +122,25 @@ describe('the monitor of a model (issue 31 item 3)', () => {
     expect(m.history.map((h) => h.subjectId)).toEqual([pack.data.id, test.data.id, s.trainingId]);
     for (const h of m.history) expect(h.durationS, h.kind).not.toBeNull();
   }, 120_000);
+
+  it('keeps the last 200 log lines of an engine, stderr and stray stdout alike, and the GPU its epoch events name', async () => {
+    // A stand-in engine process: 250 log lines on stderr, one stray stdout line, an epoch event with a GPU.
+    const script = [
+      "for (let i = 1; i <= 250; i++) process.stderr.write('line ' + i + '\\n');",
+      "process.stdout.write('not json\\n');",
+      "process.stdout.write(JSON.stringify({ event: 'epoch', epoch: 1, epochs: 2, metrics: {}, gpu: { name: 'NVIDIA H100', util_percent: 87, memory_used_bytes: 5, memory_total_bytes: 80 } }) + '\\n');",
+    ].join('');
+    const events: string[] = [];
+    const run = runEngine([process.execPath], ['-e', script], { cwd: t.config.dataDir, env: process.env, onEvent: async (e) => void events.push(e.event) });
+    expect(await run.exited).toBe(0);
+    expect(events).toEqual(['epoch']);
+    const logs = run.logs();
+    expect(logs).toHaveLength(200);
+    expect(logs).toContain('not json');
+    expect(logs).toContain('line 250');
+    expect(logs).not.toContain('line 50');
+    expect(run.gpu()).toEqual({ name: 'NVIDIA H100', util_percent: 87, memory_used_bytes: 5, memory_total_bytes: 80 });
+  });
 
   it('cuts server paths out of the log lines it shows, keeping the line', () => {
     expect(publicLogLine('12:00:01 pretrained: 10/12 tensors loaded from /srv/loupe/data/blobs/ab/cd.pt')).toBe('12:00:01 pretrained: 10/12 tensors loaded from cd.pt');
