@@ -23,6 +23,7 @@ let v2: TrainingData;
 const ENDED = (x: TrainingData) => !['queued', 'preparing', 'training'].includes(x.status);
 const versionsUrl = (modelId: number) => `/api/models/${modelId}/versions`;
 const versionUrl = (modelId: number, id: number) => `/api/models/${modelId}/versions/${id}`;
+const noteUrl = (modelId: number, id: number) => `${versionUrl(modelId, id)}/note`;
 const list = async (modelId = s.model.id, tk = token) => call<VersionListData>(t.app, 'GET', versionsUrl(modelId), undefined, { token: tk });
 const setDefault = (trainingId: number | null, modelId = s.model.id, tk = token) =>
   call<VersionListData>(t.app, 'PUT', `${versionsUrl(modelId)}/default`, { trainingId }, { token: tk });
@@ -92,10 +93,10 @@ describe('versions (issue 31 item 4)', () => {
   });
 
   it('a note of at most 100 characters; a longer one is refused and leaves the old one', async () => {
-    const ok = await call<VersionData>(t.app, 'PATCH', versionUrl(s.model.id, v1.id), { note: '  first try, seed 1  ' }, { token });
+    const ok = await call<VersionData>(t.app, 'PUT', noteUrl(s.model.id, v1.id), { note: '  first try, seed 1  ' }, { token });
     expect(ok.code, ok.message).toBe(0);
     expect(ok.data.note).toBe('first try, seed 1');
-    const long = await call(t.app, 'PATCH', versionUrl(s.model.id, v1.id), { note: 'x'.repeat(101) }, { token, lang: 'de' });
+    const long = await call(t.app, 'PUT', noteUrl(s.model.id, v1.id), { note: 'x'.repeat(101) }, { token, lang: 'de' });
     expect([long.status, long.code]).toEqual([400, 20011]);
     expect(long.message).toMatch(/100/);
     expect((await list()).data.items.find((v) => v.id === v1.id)!.note).toBe('first try, seed 1');
@@ -130,7 +131,7 @@ describe('versions (issue 31 item 4)', () => {
     const otherToken = await login(t.app, other.user.email, other.user.password);
     expect((await list(s.model.id, otherToken)).code).toBe(20004);
     expect((await setDefault(v2.id, s.model.id, otherToken)).code).toBe(20004);
-    expect((await call(t.app, 'PATCH', versionUrl(s.model.id, v2.id), { note: 'mine' }, { token: otherToken })).code).toBe(20004);
+    expect((await call(t.app, 'PUT', noteUrl(s.model.id, v2.id), { note: 'mine' }, { token: otherToken })).code).toBe(20004);
     expect((await call(t.app, 'DELETE', versionUrl(s.model.id, v2.id), undefined, { token: otherToken })).code).toBe(20004);
     expect((await call(t.app, 'GET', `${versionsUrl(s.model.id)}/compare?a=${v1.id}&b=${v2.id}`, undefined, { token: otherToken })).code).toBe(20004);
     // Their own model, naming our version: not found either.

@@ -13,8 +13,10 @@ export const VersionPaths = {
   default: '/api/models/:modelId/versions/default',
   /** GET ?a=&b= (training ids of this model) → VersionCompareData. */
   compare: '/api/models/:modelId/versions/compare',
-  /** PATCH VersionNoteBody → VersionData; DELETE → VersionListData (refused while it trains, tests or exports). */
+  /** DELETE → VersionListData (refused while it trains, tests or exports). */
   one: '/api/models/:modelId/versions/:trainingId',
+  /** PUT VersionNoteBody → VersionData. */
+  note: '/api/models/:modelId/versions/:trainingId/note',
 } as const;
 
 /** SPEC §5: a note is at most 100 characters. */

@@ -38,7 +38,7 @@ export function versionRoutes(deps: Deps): FastifyPluginAsyncTypebox {
       const data = await compareVersions(deps, await model(req), req.query.a, req.query.b);
       return ok({ ...data, a: withFailuresIn(data.a, lang(req)), b: withFailuresIn(data.b, lang(req)) });
     });
-    app.patch(VersionPaths.one, { schema: { tags, params: TrainingParamsPath, body: VersionNoteBody, response: responses(VersionData) }, preHandler }, async (req) =>
+    app.put(VersionPaths.note, { schema: { tags, params: TrainingParamsPath, body: VersionNoteBody, response: responses(VersionData) }, preHandler }, async (req) =>
       ok(withFailuresIn(await setVersionNote(deps, await model(req), req.params.trainingId, req.body.note), lang(req))),
     );
     app.delete(VersionPaths.one, { schema: { tags, params: TrainingParamsPath, response: responses(VersionListData) }, preHandler }, async (req) =>

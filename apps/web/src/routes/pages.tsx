@@ -9,6 +9,7 @@ import { markPages } from '@/pages/mark';
 import { downloadPages } from '@/pages/download';
 import { testingPages } from '@/pages/testing';
 import { trainingPages } from '@/pages/training';
+import { versionPages } from '@/pages/versions';
 import { monitorPages } from '@/pages/monitor';
 import ModelDashboard from '@/pages/dashboard/ModelDashboard';
 import { LoadingPage } from '@/pages/shell/LoadingPage';
@@ -38,6 +39,7 @@ export function pageFor(route: RouteDef): ComponentType | null {
     downloadPages[route.path] ??
     testingPages[route.path] ??
     trainingPages[route.path] ??
+    versionPages[route.path] ??
     monitorPages[route.path] ??
     null
   );

@@ -2,7 +2,8 @@ import type { HTMLAttributes } from 'react';
 import { Button, Empty, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { Limits, type TrainingData, type TrainingStatus } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
-import { DASH, dateTime, duration, percent } from '../shared/format';
+import { currentLanguage } from '@/i18n';
+import { DASH, duration, percent } from '../shared/format';
 import { choosesRotation, HEADLINE, taskOf } from '../shared/tasks';
 import { accuracyReason } from './accuracy';
 import { notUsable, VerdictTag } from '../shared/Advice';
@@ -46,19 +47,39 @@ function Accuracy({ training }: { training: TrainingData }) {
   );
 }
 
-/** The SPEC §3 training records, newest first; a row click shows that training's curves. */
+/** Date over time: two short lines instead of one long one, so the start and end columns stay narrow. */
+export function When({ iso }: { iso: string | null }) {
+  const date = iso ? new Date(iso) : null;
+  if (!date || Number.isNaN(date.getTime())) return <>{DASH}</>;
+  const lang = currentLanguage();
+  return (
+    <span className="loupe-train-when">
+      {date.toLocaleDateString(lang)}
+      <br />
+      {date.toLocaleTimeString(lang)}
+    </span>
+  );
+}
+
+/**
+ * The SPEC §3 training records, newest first; a row click shows that training's curves. Fits the page from
+ * about 1100 px of table width (1440 px windows with the sidebar open, issue 31): fixed column widths, dates on
+ * two lines, headers that wrap, the label kinds from 1200 px windows up. Narrower, it scrolls sideways with
+ * Resume pinned on the right.
+ */
 export function VersionTable({ type, trainings, selectedId, onSelect, onResume, resumingId, busy }: Props) {
   const { t } = useTranslation(['training', 'models']);
   // The model's trainings share a type; the newest says which headline metric the accuracy is.
   const task = taskOf(trainings[0]?.task, type);
   const columns: TableColumnsType<TrainingData> = [
-    { title: t('versions.serialNo'), dataIndex: 'serialNo', width: 72 },
-    { title: t('versions.version'), dataIndex: 'version', render: (v: string) => <span data-testid="train-row-version">{v}</span> },
+    { title: t('versions.serialNo'), dataIndex: 'serialNo', width: 56 },
+    { title: t('versions.version'), dataIndex: 'version', width: 80, render: (v: string) => <span data-testid="train-row-version">{v}</span> },
     ...(type === undefined || choosesRotation(type)
       ? [
           {
             title: t('versions.rotated'),
             dataIndex: 'rotated',
+            width: 96,
             render: (r: boolean) => t(r ? 'versions.rotatedYes' : 'versions.rotatedNo'),
           },
         ]
@@ -66,6 +87,7 @@ export function VersionTable({ type, trainings, selectedId, onSelect, onResume, 
     {
       title: t('versions.status'),
       dataIndex: 'status',
+      width: 110,
       render: (s: TrainingStatus, row) => (
         <Tooltip title={row.error ?? undefined}>
           {/* Issue 31: not a green "Succeeded" alone when the server's verdict says it learned nothing usable. */}
@@ -76,15 +98,16 @@ export function VersionTable({ type, trainings, selectedId, onSelect, onResume, 
         </Tooltip>
       ),
     },
-    { title: t('versions.accuracyOf', { metric: t(`headlineShort.${task}`) }), key: 'accuracy', render: (_, row) => <Accuracy training={row} /> },
-    { title: t('versions.images'), key: 'images', render: (_, row) => `${row.labeledImages} / ${row.totalImages}` },
-    { title: t('versions.labelKinds'), dataIndex: 'labelKinds' },
-    { title: t('versions.start'), dataIndex: 'startedAt', render: (v: string) => dateTime(v) },
-    { title: t('versions.end'), dataIndex: 'endedAt', render: (v: string | null) => dateTime(v) },
-    { title: t('versions.duration'), dataIndex: 'durationS', render: (v: number | null) => duration(v) },
+    { title: t('versions.accuracyOf', { metric: t(`headlineShort.${task}`) }), key: 'accuracy', width: 110, render: (_, row) => <Accuracy training={row} /> },
+    { title: t('versions.images'), key: 'images', width: 110, render: (_, row) => `${row.labeledImages} / ${row.totalImages}` },
+    { title: t('versions.labelKinds'), dataIndex: 'labelKinds', width: 80, responsive: ['xl'] },
+    { title: t('versions.start'), dataIndex: 'startedAt', width: 110, render: (v: string) => <When iso={v} /> },
+    { title: t('versions.end'), dataIndex: 'endedAt', width: 110, render: (v: string | null) => <When iso={v} /> },
+    { title: t('versions.duration'), dataIndex: 'durationS', width: 100, render: (v: number | null) => duration(v) },
     {
       title: '',
       key: 'actions',
+      width: 100,
       // Pinned: on a narrow screen the table scrolls and Resume must stay in reach.
       fixed: 'right',
       render: (_, row) =>
@@ -111,7 +134,10 @@ export function VersionTable({ type, trainings, selectedId, onSelect, onResume, 
       data-testid="train-versions"
       columns={columns}
       dataSource={trainings}
-      scroll={{ x: 'max-content' }}
+      tableLayout="fixed"
+      className="loupe-train-versions"
+      // The columns' widths without the label kinds: narrower than this (windows below about 1200 px), it scrolls.
+      scroll={{ x: 980 }}
       pagination={trainings.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
       locale={{ emptyText: <Empty description={t('versions.empty')} data-testid="train-versions-empty" /> }}
       rowClassName={(row) => (row.id === selectedId ? 'loupe-train-row-selected' : '')}
