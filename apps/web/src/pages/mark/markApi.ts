@@ -37,6 +37,14 @@ export function fetchImagePage(client: QueryClient, modelId: string, page: numbe
   });
 }
 
+/**
+ * Drops the cached pages of the list: the labeler opens on the list as it is now, since the gallery (uploads,
+ * deletions) changes it without knowing these pages (issue 31: after an upload it said "no images yet").
+ */
+export function forgetImagePages(client: QueryClient, modelId: string): void {
+  client.removeQueries({ queryKey: [...markKey(modelId), 'images'] });
+}
+
 /** Put a changed image (its class) into the cached page so stepping back shows it without a refetch. */
 export function patchCachedImage(client: QueryClient, modelId: string, page: number, image: ImageData): void {
   client.setQueryData<ImageListData>(pageKey(modelId, page), (data) =>

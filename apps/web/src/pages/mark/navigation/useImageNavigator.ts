@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ImageData } from '@loupe/contracts';
-import { fetchImagePage, patchCachedImage } from '../markApi';
+import { fetchImagePage, forgetImagePages, patchCachedImage } from '../markApi';
 import { locate, pageOf, slotOf, step, type StepResult } from './position';
 
 export interface ImageNavigation {
@@ -56,6 +56,7 @@ export function useImageNavigator(modelId: string, startId: number | null, onErr
   const startRef = useRef(startId);
   useEffect(() => {
     let live = true;
+    forgetImagePages(client, modelId);
     const start = startRef.current;
     const open = start === null ? Promise.resolve(0) : locate(start, getPage).then((i) => i ?? 0);
     open.then(
@@ -69,7 +70,7 @@ export function useImageNavigator(modelId: string, startId: number | null, onErr
     return () => {
       live = false;
     };
-  }, [getPage, show]);
+  }, [client, modelId, getPage, show]);
 
   /** Where one step would go, or which end it hits (checked before flushing a save or leaving a drawing). */
   const peek = useCallback((direction: -1 | 1): StepResult => step(target.current, direction, total.current), []);
