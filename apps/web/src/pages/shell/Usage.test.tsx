@@ -36,7 +36,7 @@ describe('/usage', () => {
     const calls = mockServer({ 'GET /api/usage': { data: used } });
     renderPage(<Usage />, '/usage');
     await waitFor(() => expect(screen.getByTestId('usage-total-training').getAttribute('data-count')).toBe('2'));
-    expect(screen.getByTestId('usage-total-training').textContent).toContain('1.50 h');
+    expect(screen.getByTestId('usage-time-training').textContent).toBe('Time: 1.5 h');
     expect(screen.getByTestId('usage-total-export').getAttribute('data-count')).toBe('0');
     const rows = await screen.findAllByTestId('usage-entry');
     expect(rows).toHaveLength(2);

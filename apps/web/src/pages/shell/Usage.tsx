@@ -57,7 +57,10 @@ export function Usage() {
           return (
             <Col xs={24} md={8} key={kind}>
               <Card size="small" loading={usage.isLoading} data-testid={`usage-total-${kind}`} data-count={total?.count ?? 0} data-hours={total?.hours ?? 0}>
-                <Statistic title={t(`usage.totals.${kind}`)} value={total?.count ?? 0} suffix={t('usage.hours', { n: (total?.hours ?? 0).toFixed(2) })} />
+                <Statistic title={t(`usage.totals.${kind}`)} value={total?.count ?? 0} />
+                <Typography.Text type="secondary" data-testid={`usage-time-${kind}`}>
+                  {t('usage.time', { time: durationText((total?.hours ?? 0) * 3600, t) })}
+                </Typography.Text>
               </Card>
             </Col>
           );
@@ -106,7 +109,7 @@ export function Usage() {
                 { key: 'month', title: t('usage.columns.month'), dataIndex: 'month' },
                 { key: 'kind', title: t('usage.columns.kind'), render: (_, r) => kindText(r.kind) },
                 { key: 'count', title: t('usage.columns.count'), dataIndex: 'count', align: 'right' },
-                { key: 'hours', title: t('usage.columns.hours'), align: 'right', render: (_, r) => r.hours.toFixed(2) },
+                { key: 'hours', title: t('usage.columns.hours'), align: 'right', render: (_, r) => durationText(r.hours * 3600, t) },
               ]}
             />
           </Card>
