@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingEstimateData, TrainingListData } from '@loupe/contracts';
 import { autoBatch, MIN_STEPS, planAdvice, planOf, verdictOf, type DataStats } from '../src/services/training/advice.js';
-import { throughput, TABLE_IMG_PER_S_640 } from '../src/services/training/estimate.js';
+import { sizeScale, throughput, TABLE_IMG_PER_S_640 } from '../src/services/training/estimate.js';
 import { call, startApp, type TestApp } from './helper.js';
 import { userToken } from './gallery-fixtures.js';
 import { save, studio } from './labeling-fixtures.js';
@@ -58,11 +58,15 @@ describe('the plan and its warnings (issue 31, before starting)', () => {
       { model: 'n', imgsz: 640, imgPerS: 3 },
     ];
     expect(throughput(history, 'p', 640)).toEqual({ imgPerS: 12, basis: 'history', basedOn: 2 });
-    // No p run at 480: all three p runs, scaled to 480 (x1.78, x0.44), median.
-    expect(throughput(history, 'p', 480).imgPerS).toBeCloseTo(17.78, 1);
+    expect(throughput(history, 'p', 320)).toEqual({ imgPerS: 40, basis: 'history', basedOn: 1 });
+    // No p run at 480: all three p runs, scaled to 480 by the image's cost (fixed part + area), median.
+    expect(sizeScale(640, 320)).toBeCloseTo(2.684, 3);
+    expect(throughput(history, 'p', 480)).toMatchObject({ basis: 'history', basedOn: 3 });
+    expect(throughput(history, 'p', 480).imgPerS).toBeCloseTo(14 * sizeScale(640, 480), 5);
     expect(throughput(history, 'm', 640)).toEqual({ imgPerS: TABLE_IMG_PER_S_640.m, basis: 'table', basedOn: 0 });
-    // The table caps the speed-up of a small image at 16x.
-    expect(throughput([], 'p', 64).imgPerS).toBe(TABLE_IMG_PER_S_640.p! * 16);
+    // A small image is cheaper, but not by its area: 64 px is not 100 times faster than 640 px.
+    expect(throughput([], 'p', 64).imgPerS).toBeCloseTo(TABLE_IMG_PER_S_640.p! * 5.82, 1);
+    expect(sizeScale(256, 128)).toBeCloseTo(1.51, 2);
   });
 });
 

@@ -14,17 +14,21 @@ import { taskOf } from './trainings.js';
  */
 export const TABLE_IMG_PER_S_640: Record<string, number> = { auto: 6, p: 6, n: 2.7, s: 1, m: 0.4 };
 /**
- * Seconds a training costs besides its epochs: the engine's start, the data check, the final evaluation and
- * the artifacts (measured: 15-25 s for 1-epoch runs at 64 px on the development machine).
+ * Seconds a training costs besides its images: the engine's start (torch import), the data check, the final
+ * evaluation and the artifacts. Measured on the development machine under load (load average 15-20 on 2 cores):
+ * a 1-epoch run of 17 images at 64 px took 15.3 s from queued to end, of which the images were about 1 s.
  */
-export const OVERHEAD_S = 20;
+export const OVERHEAD_S = 15;
 /**
- * A smaller image is cheaper by the square of its side, but below about 128 px the per-image costs that do not
- * shrink (decoding, augmentation, the batch's Python) dominate: the speed-up is capped at 16x.
+ * The cost of one training image at side S is FIXED_PX2 + S² (in px²): a fixed part (decoding, augmentation,
+ * the batch's Python) and the network's, which grows with the area. Measured here with the pico detector on 27
+ * images, 20 epochs: 20.1 and 18.7 images/s at 128 px, 13.7 and 11.7 at 256 px (a ratio of 1.5, where the area
+ * alone says 4); FIXED_PX2 = 80,000 (a 283 px image's area) gives 1.51.
  */
-const MAX_SCALE = 16;
+const FIXED_PX2 = 80_000;
 
-const sizeScale = (from: number, to: number) => Math.min(MAX_SCALE, Math.max(1 / MAX_SCALE, (from / to) ** 2));
+/** How much faster an image of side `to` trains than one of side `from`. */
+export const sizeScale = (from: number, to: number) => (FIXED_PX2 + from * from) / (FIXED_PX2 + to * to);
 
 const paramOf = (params: Record<string, unknown>, key: 'model' | 'imgsz') => params[key] ?? TrainingParams[key].default;
 
@@ -68,7 +72,7 @@ const median = (xs: number[]) => {
 
 /**
  * Images per second for `model` at `imgsz`: the median of this server's trainings of the same task and model
- * size at the same image size; else of those at other sizes, scaled by the square of the size; else the table.
+ * size at the same image size; else of those at other sizes, scaled by sizeScale; else the table.
  */
 export function throughput(history: readonly Measured[], model: string, imgsz: number): { imgPerS: number; basis: 'history' | 'table'; basedOn: number } {
   const same = history.filter((h) => h.model === model);
