@@ -82,7 +82,7 @@ test('an administrator onboards a new user without SMTP: outbox, copied link, re
     await expect(admin.locator('.ant-message')).toContainText(`Saved the settings of ${newcomer.email}.`);
     await expect(download).toBeChecked();
     const priority = row.getByTestId(`priority-${newcomer.email}`);
-    // Above the bound the server validates: the field keeps it within 0-10.
+    // Above the bound the server validates: the field keeps it within 0-10, and saves what it shows.
     await priority.fill('42');
     await priority.press('Enter');
     await expect(priority).toHaveValue('10');

@@ -78,9 +78,11 @@ function Accounts() {
       .mutateAsync({ id: account.id, body })
       .then(() => void message.success(t('users.settingsSaved', { email: account.email })))
       .catch(showError);
+  // The field shows a value out of bounds clamped (42 → 10) once it loses focus; what it shows is what is saved.
   const savePriority = (account: AdminAccount, value: number | null) => {
-    if (value === null || !Number.isInteger(value) || value < PRIORITY.minimum || value > PRIORITY.maximum) return;
-    if (value !== account.trainingPriority) void save(account, { trainingPriority: value });
+    if (value === null || !Number.isFinite(value)) return;
+    const clamped = Math.min(PRIORITY.maximum, Math.max(PRIORITY.minimum, Math.round(value)));
+    if (clamped !== account.trainingPriority) void save(account, { trainingPriority: clamped });
   };
 
   const decide = (account: AdminAccount, decision: Decision) => {
