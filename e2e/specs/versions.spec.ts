@@ -97,6 +97,13 @@ test('versions: default version, note, metrics side by side, /train2 comparison,
     expect(list).toMatchObject({ defaultTrainingId: v1.id, effectiveTrainingId: v1.id });
   });
 
+  await test.step('/test starts from the default version v1, not the latest', async () => {
+    await page.goto('/test');
+    await expect(page.getByTestId('test-version')).toContainText('v1');
+    await expect(page.getByTestId('test-version')).not.toContainText('v2');
+    await page.goto('/modelManagement');
+  });
+
   await test.step('both ticked: their metrics side by side, then the comparison of the two trainings', async () => {
     await page.getByTestId(`version-pick-${v1.id}`).check();
     await page.getByTestId(`version-pick-${v2.id}`).check();
