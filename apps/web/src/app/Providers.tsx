@@ -3,18 +3,13 @@ import { BrowserRouter } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import deDE from 'antd/locale/de_DE';
-import ruRU from 'antd/locale/ru_RU';
-import { Limits, type Language } from '@loupe/contracts';
-import { useTranslation } from '@/i18n';
+import { Limits } from '@loupe/contracts';
+import { antLocaleOf, useTranslation } from '@/i18n';
 import { usePrefersReducedMotion } from './reducedMotion';
 
-const ANT_LOCALES: Record<Language, Locale> = { en: enUS, zh: zhCN, de: deDE, ru: ruRU };
-
+/** Ant Design's locale comes with the language's bundle (i18n/lang), loaded before i18next switches to it. */
 export function antLocale(language: string): Locale {
-  return ANT_LOCALES[language as Language] ?? enUS;
+  return antLocaleOf(language);
 }
 
 function makeQueryClient() {

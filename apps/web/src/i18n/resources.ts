@@ -1,5 +1,6 @@
 import type { Resource, ResourceLanguage } from 'i18next';
 import { LANGUAGES } from '@loupe/contracts';
+import { parseLocalePath } from './bundle';
 import errorsEn from '@loupe/contracts/locales/en/errors.json';
 import errorsZh from '@loupe/contracts/locales/zh/errors.json';
 import errorsDe from '@loupe/contracts/locales/de/errors.json';
@@ -10,14 +11,11 @@ type Json = Record<string, unknown>;
 /** Server messages live in contracts so that server and web share one catalogue (SPEC §8). */
 const serverErrors: Record<string, Json> = { en: errorsEn, zh: errorsZh, de: errorsDe, ru: errorsRu };
 
-// Every src/locales/<lang>/<namespace>.json is picked up, including namespaces other pages add later.
+// Every src/locales/<lang>/<namespace>.json of every language at once, for the completeness test; the app loads
+// one language at a time (lang/*.ts).
 const files = import.meta.glob<Json>('../locales/*/*.json', { eager: true, import: 'default' });
 
-/** Parse a glob key like '../locales/de/menu.json' into its language and namespace. */
-export function parseLocalePath(path: string): { lang: string; ns: string } | null {
-  const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-  return match ? { lang: match[1]!, ns: match[2]! } : null;
-}
+export { parseLocalePath };
 
 export function buildResources(): Resource {
   const resources: Resource = {};

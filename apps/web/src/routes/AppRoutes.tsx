@@ -1,11 +1,28 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
+import { Spin } from 'antd';
 import { useDeployment } from '@/app/config';
-import { MainLayout } from '@/layout/MainLayout';
 import { PublicLayout } from '@/layout/PublicLayout';
 import { StandaloneLayout } from '@/layout/StandaloneLayout';
 import { GuardOutlet } from './GuardOutlet';
 import { renderPage } from './pages';
 import { NOT_FOUND_PATH, routesFor, type RouteDef, type RouteKind } from './table';
+
+// The sidebar and top bar load with the first working page, not with the sign-in page.
+const LazyMainLayout = lazy(() => import('@/layout/MainLayout').then((m) => ({ default: m.MainLayout })));
+function MainLayout() {
+  return (
+    <Suspense
+      fallback={
+        <div className="loupe-centered" data-testid="app-loading">
+          <Spin size="large" />
+        </div>
+      }
+    >
+      <LazyMainLayout />
+    </Suspense>
+  );
+}
 
 const LAYOUTS: Record<RouteKind, () => React.JSX.Element> = {
   public: PublicLayout,

@@ -1,4 +1,4 @@
-import { Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Spin } from 'antd';
 import { authPages } from '@/pages/auth';
 import { accountPages } from '@/pages/account';
@@ -11,12 +11,14 @@ import { testingPages } from '@/pages/testing';
 import { trainingPages } from '@/pages/training';
 import { versionPages } from '@/pages/versions';
 import { monitorPages } from '@/pages/monitor';
-import ModelDashboard from '@/pages/dashboard/ModelDashboard';
-import { LoadingPage } from '@/pages/shell/LoadingPage';
-import { NotFound } from '@/pages/shell/NotFound';
 import { TitlePage } from '@/pages/shell/TitlePage';
-import { Usage } from '@/pages/shell/Usage';
 import type { RouteDef } from './table';
+
+// Lazy like every page group: a page's code loads with its first visit, not with the app.
+const ModelDashboard = lazy(() => import('@/pages/dashboard/ModelDashboard'));
+const LoadingPage = lazy(() => import('@/pages/shell/LoadingPage').then((m) => ({ default: m.LoadingPage })));
+const NotFound = lazy(() => import('@/pages/shell/NotFound').then((m) => ({ default: m.NotFound })));
+const Usage = lazy(() => import('@/pages/shell/Usage').then((m) => ({ default: m.Usage })));
 
 const SHELL_PAGES: Record<string, ComponentType> = {
   '/loading-page': LoadingPage,

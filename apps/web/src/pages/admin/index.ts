@@ -1,5 +1,7 @@
-import type { ComponentType } from 'react';
-import UserManagement from './UserManagement';
+import { lazy, type ComponentType } from 'react';
+
+// Lazy: each screen's code loads with its first visit, not with the app (routes/pages.tsx wraps it in Suspense).
+const UserManagement = lazy(() => import('./UserManagement'));
 
 /** Back-office screens owned by the account area, keyed by route path. */
 export const adminPages: Record<string, ComponentType> = {

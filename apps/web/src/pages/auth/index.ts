@@ -1,26 +1,29 @@
-import type { ComponentType } from 'react';
-import ForgetEmail from './forgot/ForgetEmail';
-import ForgetJudge from './forgot/ForgetJudge';
-import ForgetPhone from './forgot/ForgetPhone';
-import ForgetSetPassword from './forgot/ForgetSetPassword';
-import ForgetVerify from './forgot/ForgetVerify';
-import FinishRegisterInfo from './passive/FinishRegisterInfo';
-import Logging from './passive/Logging';
-import PassiveRegister from './passive/PassiveRegister';
-import SetPassword from './passive/SetPassword';
-import SendVerifyPhone from './signin/SendVerifyPhone';
-import SignInHome from './signin/SignInHome';
-import SigninEmail from './signin/SigninEmail';
-import SigninEmailPassword from './signin/SigninEmailPassword';
-import SigninPhone from './signin/SigninPhone';
-import SigninPhonePassword from './signin/SigninPhonePassword';
-import SigninVerify from './signin/SigninVerify';
-import RegisteredCheck from './signup/RegisteredCheck';
-import RegisteredConfirm from './signup/RegisteredConfirm';
-import SendVerify from './signup/SendVerify';
-import SignUp from './signup/SignUp';
-import SignupEmail from './signup/SignupEmail';
-import SignupPhone from './signup/SignupPhone';
+import { lazy, type ComponentType } from 'react';
+
+// Lazy: each screen loads with its first visit, so the sign-in page does not wait for the sign-up forms
+// (routes/pages.tsx wraps pages in Suspense).
+const ForgetEmail = lazy(() => import('./forgot/ForgetEmail'));
+const ForgetJudge = lazy(() => import('./forgot/ForgetJudge'));
+const ForgetPhone = lazy(() => import('./forgot/ForgetPhone'));
+const ForgetSetPassword = lazy(() => import('./forgot/ForgetSetPassword'));
+const ForgetVerify = lazy(() => import('./forgot/ForgetVerify'));
+const FinishRegisterInfo = lazy(() => import('./passive/FinishRegisterInfo'));
+const Logging = lazy(() => import('./passive/Logging'));
+const PassiveRegister = lazy(() => import('./passive/PassiveRegister'));
+const SetPassword = lazy(() => import('./passive/SetPassword'));
+const SendVerifyPhone = lazy(() => import('./signin/SendVerifyPhone'));
+const SignInHome = lazy(() => import('./signin/SignInHome'));
+const SigninEmail = lazy(() => import('./signin/SigninEmail'));
+const SigninEmailPassword = lazy(() => import('./signin/SigninEmailPassword'));
+const SigninPhone = lazy(() => import('./signin/SigninPhone'));
+const SigninPhonePassword = lazy(() => import('./signin/SigninPhonePassword'));
+const SigninVerify = lazy(() => import('./signin/SigninVerify'));
+const RegisteredCheck = lazy(() => import('./signup/RegisteredCheck'));
+const RegisteredConfirm = lazy(() => import('./signup/RegisteredConfirm'));
+const SendVerify = lazy(() => import('./signup/SendVerify'));
+const SignUp = lazy(() => import('./signup/SignUp'));
+const SignupEmail = lazy(() => import('./signup/SignupEmail'));
+const SignupPhone = lazy(() => import('./signup/SignupPhone'));
 
 /** Public account screens keyed by route path (SPEC §2); the shell's route table mounts them in its public layout. */
 export const authPages: Record<string, ComponentType> = {

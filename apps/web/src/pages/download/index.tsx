@@ -1,8 +1,8 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { Spin } from 'antd';
-import DownloadImage from './DownloadImage';
 
 // Lazy: the export pages load with their first visit, not with the app.
+const DownloadImage = lazy(() => import('./DownloadImage'));
 const DownloadModel = lazy(() => import('./DownloadModel'));
 const DownloadSDK = lazy(() => import('./DownloadSDK'));
 
@@ -18,7 +18,7 @@ function suspended(Page: LazyExoticComponent<ComponentType>, name: string): Comp
 
 /** Download screens, keyed by route path. */
 export const downloadPages: Record<string, ComponentType> = {
-  '/download/downloadImage': DownloadImage,
+  '/download/downloadImage': suspended(DownloadImage, 'DownloadImage'),
   '/download/downloadModel': suspended(DownloadModel, 'DownloadModel'),
   '/download/downloadSDK': suspended(DownloadSDK, 'DownloadSDK'),
 };

@@ -1,5 +1,7 @@
-import type { ComponentType } from 'react';
-import GalleryPage from './GalleryPage';
+import { lazy, type ComponentType } from 'react';
+
+// Lazy: the gallery's code loads with its first visit, not with the app (routes/pages.tsx wraps it in Suspense).
+const GalleryPage = lazy(() => import('./GalleryPage'));
 
 /** Dataset screens, keyed by route path. */
 export const galleryPages: Record<string, ComponentType> = {
