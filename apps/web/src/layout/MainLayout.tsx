@@ -6,6 +6,7 @@ import { useTranslation } from '@/i18n';
 import { Sidebar } from './sidebar/Sidebar';
 import { TopBar } from './TopBar';
 import { useSidebarState } from './useSidebarState';
+import { useProjectStatusWatch } from './useProjectStatusWatch';
 
 /** Sidebar, top bar and main area for the working pages (SPEC §2 layout routes). */
 export function MainLayout() {
@@ -13,6 +14,7 @@ export function MainLayout() {
   const cloud = useDeployment() === 'cloud';
   const { t } = useTranslation('layout');
   useRootFontSize(false);
+  useProjectStatusWatch();
 
   return (
     <Layout className="loupe-main-layout" data-testid="main-layout" hasSider>

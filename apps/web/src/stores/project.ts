@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import type { ModelType, ProjectStatus, SidebarType } from '@loupe/contracts';
+import { ModelPaths, type ModelData, type ModelType, type ProjectStatus, type SidebarType } from '@loupe/contracts';
+import { api } from '@/api/client';
 import { local, session } from './storage';
 
 /** The open project (SPEC §3), kept in session storage under `data` so a reload stays in the project. */
@@ -49,6 +50,33 @@ export const useProject = create<ProjectState>((set, get) => ({
 }));
 
 export const getProject = () => useProject.getState().project;
+
+/** Whether a status locks the project's menus to its running step (SPEC §4). */
+export const isLockedStatus = (status: ProjectStatus | undefined) => status === 'testing' || status === 'training';
+
+/**
+ * Ask the server for the open project's status and keep it: a test or training that ended while no page of it
+ * was watching must not keep the project locked (issue 31: Test images sent to /test after the test had
+ * finished). Resolves with the status, or null when there is no project, another one was opened meanwhile, or
+ * the model could not be read (the stored status then stays).
+ */
+export async function refreshProjectStatus(): Promise<ProjectStatus | null> {
+  const asked = getProject();
+  if (!asked) return null;
+  let model: ModelData;
+  try {
+    model = await api.get<ModelData>(ModelPaths.one.replace(':modelId', asked.id), { silent: true });
+  } catch {
+    return null;
+  }
+  const open = getProject();
+  if (open?.id !== asked.id) return null;
+  const trained = model.trainId !== null || model.trainingCount > 0;
+  if (open.projectStatus !== model.projectStatus || (trained && !open.hasTraining)) {
+    useProject.getState().updateProject({ projectStatus: model.projectStatus, ...(trained ? { hasTraining: true } : {}) });
+  }
+  return model.projectStatus;
+}
 
 /** The model version of a project, v0 until one is chosen. */
 export function versionOf(versions: Record<string, string>, code: string | undefined): string {

@@ -47,7 +47,9 @@ function TestWorkbench({ modelId, type }: { modelId: string; type: ModelType }) 
   const items = useMemo(() => runs.data?.items ?? [], [runs.data]);
   const activeRun = items.find((r) => isActiveTest(r.status));
   const finished = useMemo(() => items.filter((r) => !isActiveTest(r.status)), [items]);
-  const listed = finished.find((r) => r.id === selectedId) ?? finished[0];
+  // While a run is active its figures do not exist yet: the previous run's must not stand under the new run's
+  // version (issue 31). Only a run the user picks in the history is shown then; otherwise the newest finished one.
+  const listed = activeRun ? finished.find((r) => r.id === selectedId) : (finished.find((r) => r.id === selectedId) ?? finished[0]);
   const selected = useTestRun(modelId, listed?.id, listed).data;
   const live = useTestEvents(modelId, activeRun);
   useProjectTesting(modelId, runs.data ? activeRun !== undefined : undefined);
@@ -131,7 +133,14 @@ function TestWorkbench({ modelId, type }: { modelId: string; type: ModelType }) 
             )}
           </Card>
           {selected && (
-            <Card size="small" title={t('metrics.title')} style={{ marginBottom: 16 }}>
+            <Card
+              size="small"
+              title={t('metrics.title')}
+              extra={<Typography.Text type="secondary">{t('run.version', { version: selected.version })}</Typography.Text>}
+              style={{ marginBottom: 16 }}
+              data-testid="test-metrics-card"
+              data-run-id={selected.id}
+            >
               <TestMetrics run={selected} task={task} onUseConf={(conf) => form.setFieldValue('conf', conf)} />
             </Card>
           )}

@@ -256,6 +256,33 @@ describe('/test run', () => {
     expect(useProject.getState().project?.projectStatus).toBe('no');
   });
 
+  it('shows no earlier run’s figures under a new run while it is testing, and the new run’s once it ends', async () => {
+    const stream = sseStream();
+    const previous = testRun({ id: 9, version: 'v1', summary });
+    const running = testRun({ id: 12, trainingId: 11, version: 'v2', status: 'testing', done: 1, imageCount: 4, summary: null, endedAt: null });
+    let runs: TestRunData[] = [running, previous];
+    serve(
+      () => runs,
+      (key) => (key === 'GET /api/models/5/tests/12/events' ? stream.response() : undefined),
+    );
+    renderPage(<TestPage />, '/test/detection');
+    expect((await screen.findByTestId('test-active')).textContent).toContain('Version v2');
+    // v1's precision and mAP would otherwise stand below "Version v2".
+    expect(screen.queryByTestId('test-metrics')).toBeNull();
+    expect(screen.queryByTestId('test-metrics-card')).toBeNull();
+    expect(screen.queryByTestId('test-result-101')).toBeNull();
+
+    runs = [{ ...running, status: 'succeeded', done: 4, summary: { ...summary, precision: 0.9 }, endedAt: '2026-01-02T00:03:00.000Z' }, previous];
+    await act(async () => {
+      stream.send('state', { status: 'succeeded', error: null });
+      stream.end();
+    });
+    const card = await screen.findByTestId('test-metrics-card');
+    expect(card.dataset.runId).toBe('12');
+    expect(card.textContent).toContain('Version v2');
+    expect(screen.getByTestId('test-metric-precision').dataset.value).toBe('90.0 %');
+  });
+
   it('picks up a run already going when the page opens', async () => {
     const stream = sseStream();
     useProject.getState().updateProject({ projectStatus: 'no' });
