@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Layout, Menu, Tag, Typography, type MenuProps } from 'antd';
 import { useTranslation } from '@/i18n';
@@ -10,6 +10,7 @@ import { LanguageSwitch } from '../LanguageSwitch';
 import { Logo } from '../Logo';
 import { MenuIcon } from '../icons';
 import { sidebarFor, versionTag, type SidebarGroup } from './rules';
+import './sidebar.css';
 
 interface Props {
   collapsed: boolean;
@@ -58,11 +59,24 @@ export function Sidebar({ collapsed, mobile, onNavigate }: Props) {
       disabled: item.disabled,
       'data-testid': `menu-${item.key}`,
       onClick: () => {
+        setFlyouts([]);
         navigate(item.path);
         if (mobile) onNavigate();
       },
     })),
   }));
+  // Collapsed (64 px on a desktop, hidden below 992 px) the groups open as flyouts over the page. Only a hover or
+  // click opens one, and a navigation closes it: the open-all default of the expanded menu must not turn into
+  // flyouts left open over the page after opening a model (issue 31), when the menu is rebuilt for the model.
+  const [flyouts, setFlyouts] = useState<string[]>([]);
+  const [expandedOpen, setExpandedOpen] = useState<string[] | null>(null);
+  const allGroups = groups.map((g) => `group:${g.key}`);
+  const groupSet = allGroups.join('|');
+  useEffect(() => setFlyouts([]), [pathname, collapsed, mobile]);
+  // Another set of groups (a model opened or closed) starts with every group open again.
+  useEffect(() => setExpandedOpen(null), [groupSet]);
+  const openKeys = collapsed ? (mobile ? [] : flyouts) : (expandedOpen ?? allGroups);
+  const onOpenChange = (keys: string[]) => (collapsed ? setFlyouts(keys) : setExpandedOpen(keys));
   const showProject = project && isProjectPage(pathname);
   const tag = showProject ? versionTag(versionOf(versions, project.code)) : null;
 
@@ -92,8 +106,9 @@ export function Sidebar({ collapsed, mobile, onNavigate }: Props) {
           mode="inline"
           items={items}
           selectedKeys={selectedKey(groups, pathname)}
-          defaultOpenKeys={groups.map((g) => `group:${g.key}`)}
-          key={groups.map((g) => g.key).join('|')}
+          openKeys={openKeys}
+          onOpenChange={onOpenChange}
+          key={groupSet}
         />
         <div className="loupe-sider-footer">
           <LanguageSwitch compact={collapsed} />

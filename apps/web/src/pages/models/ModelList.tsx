@@ -31,6 +31,12 @@ const STATUS_COLOR: Record<TrainingStatus, string> = {
   cancelled: 'orange',
 };
 
+/**
+ * Names wrap between words only: Typography's word-break (break-word) let the table squeeze the column below its
+ * longest word and cut names mid-word (issue 31).
+ */
+const NAME_STYLE = { wordBreak: 'normal', overflowWrap: 'normal' } as const;
+
 /** Which sort key each sortable column sends. */
 const SORT_OF: Record<string, ModelSort> = { name: 'name', createdAt: 'created', totalImages: 'images' };
 
@@ -81,22 +87,23 @@ export default function ModelList() {
       sorter: true,
       render: (name: string, m) => (
         <Space orientation="vertical" size={0}>
-          <Typography.Link onClick={() => openModel(m)} data-testid={`model-open-${m.id}`}>
+          <Typography.Link onClick={() => openModel(m)} data-testid={`model-open-${m.id}`} style={NAME_STYLE}>
             {name}
           </Typography.Link>
           {m.note && <Typography.Text type="secondary">{m.note}</Typography.Text>}
         </Space>
       ),
     },
-    { title: t('list.id'), dataIndex: 'code' },
+    // Under 1200 px (992 px for the counts) the secondary columns step aside so Open and Delete stay in view.
+    { title: t('list.id'), dataIndex: 'code', responsive: ['xl'] },
     { title: t('list.type'), dataIndex: 'type', render: (type: ModelType) => t(`types.${type}.title`) },
     {
       title: t('list.trainingStatus'),
       dataIndex: 'trainingStatus',
       render: (s: TrainingStatus) => <Tag color={STATUS_COLOR[s]}>{t(`trainingStatus.${s}`)}</Tag>,
     },
-    { title: t('list.testStatus'), dataIndex: 'testStatus', render: (s: string) => t(`testStatus.${s}`) },
-    { title: t('list.trainingCount'), dataIndex: 'trainingCount' },
+    { title: t('list.testStatus'), dataIndex: 'testStatus', render: (s: string) => t(`testStatus.${s}`), responsive: ['lg'] },
+    { title: t('list.trainingCount'), dataIndex: 'trainingCount', responsive: ['lg'] },
     {
       title: t('list.images'),
       dataIndex: 'totalImages',
@@ -108,13 +115,16 @@ export default function ModelList() {
       dataIndex: 'createdAt',
       sorter: true,
       defaultSortOrder: 'descend',
+      responsive: ['xl'],
       render: (d: string) => new Date(d).toLocaleString(currentLanguage()),
     },
     {
       title: t('list.actions'),
       key: 'actions',
+      // Pinned to the right edge: a long name that makes the table scroll never pushes them out of view.
+      fixed: 'right',
       render: (_, m) => (
-        <Space>
+        <Space wrap={false}>
           <Button size="small" type="primary" onClick={() => openModel(m)} data-testid={`model-open-button-${m.id}`}>
             {t('list.open')}
           </Button>
@@ -180,6 +190,7 @@ export default function ModelList() {
         dataSource={models.data?.items ?? []}
         columns={columns}
         scroll={{ x: true }}
+        tableLayout="auto"
         onChange={onChange}
         locale={{ emptyText: t('list.empty') }}
         pagination={{ current: query.page, pageSize: PAGE_SIZE, total: models.data?.total ?? 0, showSizeChanger: false }}
