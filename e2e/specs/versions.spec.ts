@@ -70,8 +70,11 @@ test('versions: default version, note, metrics side by side, /train2 comparison,
     await expect(page).toHaveURL(/\/gallery$/);
   });
 
-  await test.step('/modelManagement: both versions listed; without a default the latest is in use', async () => {
-    await page.goto('/modelManagement');
+  await test.step('/modelManagement, reached from the /train versions table: both versions listed; without a default the latest is in use', async () => {
+    await page.goto('/train');
+    await expect(page.getByTestId('train-compare-versions')).toBeVisible();
+    await page.getByTestId('train-manage-versions').click();
+    await expect(page).toHaveURL(/\/modelManagement$/);
     await expect(page.getByTestId('versions-table')).toBeVisible();
     await expect(page.getByTestId(`version-row-${v2.id}`)).toHaveAttribute('data-version', 'v2');
     await expect(page.getByTestId(`version-row-${v1.id}`)).toHaveAttribute('data-version', 'v1');

@@ -1,4 +1,5 @@
 import type { HTMLAttributes } from 'react';
+import { Link } from 'react-router-dom';
 import { Button, Empty, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { Limits, type TrainingData, type TrainingStatus } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
@@ -68,7 +69,7 @@ export function When({ iso }: { iso: string | null }) {
  * Resume pinned on the right.
  */
 export function VersionTable({ type, trainings, selectedId, onSelect, onResume, resumingId, busy }: Props) {
-  const { t } = useTranslation(['training', 'models']);
+  const { t } = useTranslation(['training', 'models', 'versions']);
   // The model's trainings share a type; the newest says which headline metric the accuracy is.
   const task = taskOf(trainings[0]?.task, type);
   const columns: TableColumnsType<TrainingData> = [
@@ -140,6 +141,23 @@ export function VersionTable({ type, trainings, selectedId, onSelect, onResume, 
       scroll={{ x: 980 }}
       pagination={trainings.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
       locale={{ emptyText: <Empty description={t('versions.empty')} data-testid="train-versions-empty" /> }}
+      // Where the versions are managed (default version, notes, deletion) and two trainings compared.
+      footer={
+        trainings.length > 0
+          ? () => (
+              <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 16 }}>
+                <Link to="/modelManagement" data-testid="train-manage-versions">
+                  {t('versions:links.manage')}
+                </Link>
+                {trainings.length > 1 && (
+                  <Link to="/train2" data-testid="train-compare-versions">
+                    {t('versions:links.compare')}
+                  </Link>
+                )}
+              </span>
+            )
+          : undefined
+      }
       rowClassName={(row) => (row.id === selectedId ? 'loupe-train-row-selected' : '')}
       onRow={(row) =>
         ({
