@@ -80,6 +80,34 @@ describe('usage ledger (issue 31: /usage records trainings, tests, exports)', ()
   }, 120_000);
 });
 
+describe('usage of a job a dead server left running', () => {
+  it('is recorded as failed, with its time until the restart, when the next server starts', async () => {
+    const HOUR = 3_600_000;
+    const prep = await startApp();
+    const tok = await userToken(prep.app);
+    const m = await newModel(prep.app, tok, 'DETECTION', `Crashed ${Date.now()}`);
+    const db = prep.app.deps.db;
+    const owner = await db.selectFrom('models').select('owner_id').where('id', '=', m.id).executeTakeFirstOrThrow();
+    const now = prep.app.deps.now();
+    await db
+      .insertInto('jobs')
+      .values({ kind: 'export', model_id: m.id, owner_id: owner.owner_id, state: 'running', payload: '{}', created_at: now - 2 * HOUR, started_at: now - 2 * HOUR, heartbeat_at: now - 2 * HOUR, finished_at: null, error: null, result: null })
+      .execute();
+    await prep.app.close();
+    const next = await startApp({ dataDir: prep.config.dataDir, databaseSchema: prep.config.databaseSchema });
+    try {
+      const r = await call<UsageData>(next.app, 'GET', '/api/usage', undefined, { token: tok });
+      expect(r.code, r.message).toBe(0);
+      expect(r.data.entries).toHaveLength(1);
+      expect(r.data.entries[0]).toMatchObject({ kind: 'export', modelId: m.id, modelName: m.name, result: 'failed' });
+      expect(r.data.entries[0]!.seconds).toBeGreaterThanOrEqual(2 * 3600);
+      expect(r.data.totals.find((x) => x.kind === 'export')).toMatchObject({ count: 1, hours: expect.closeTo(2, 1) });
+    } finally {
+      await next.close();
+    }
+  });
+});
+
 describe('gallery list carries the shapes a thumbnail draws (issue 31 item 5)', () => {
   it('boxes, rotated boxes and polygons with their labels; none for unannotated images; capped per image', async () => {
     const s = await studio(t.app, token, { count: 3, size: [200, 100], labels: ['scratch', 'dent'] });
