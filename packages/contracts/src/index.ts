@@ -12,5 +12,5 @@ export * from './delivery.js';
 export * from './measurement.js';
 export * from './failures.js';
 export * from './versions.js';
-export * from './usage.js';
 export * from './monitor.js';
+export * from './usage.js';

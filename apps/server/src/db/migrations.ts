@@ -406,15 +406,6 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
-    '0014_versions': {
-      async up(db: Kysely<unknown>) {
-        // The version tests and exports use when none is named (services/versions.ts); null: the latest usable one.
-        // No reference: deleting the version clears it in the same transaction.
-        await db.schema.alterTable('models').addColumn('default_training_id', 'integer').execute();
-        // A version's note (SPEC §5: at most 100 characters).
-        await db.schema.alterTable('trainings').addColumn('note', 'text', (c) => c.notNull().defaultTo('')).execute();
-      },
-    },
     '0012_training_advice': {
       async up(db: Kysely<unknown>) {
         // What a training's frozen data looks like to its verdict (services/training/advice.ts): split counts,
@@ -424,6 +415,15 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('training_id', 'integer', (c) => c.primaryKey().references('trainings.id').onDelete('cascade'))
           .addColumn('data_stats', 'text', (c) => c.notNull())
           .execute();
+      },
+    },
+    '0014_versions': {
+      async up(db: Kysely<unknown>) {
+        // The version tests and exports use when none is named (services/versions.ts); null: the latest usable one.
+        // No reference: deleting the version clears it in the same transaction.
+        await db.schema.alterTable('models').addColumn('default_training_id', 'integer').execute();
+        // A version's note (SPEC §5: at most 100 characters).
+        await db.schema.alterTable('trainings').addColumn('note', 'text', (c) => c.notNull().defaultTo('')).execute();
       },
     },
     '0015_usage': {
