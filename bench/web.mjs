@@ -76,9 +76,11 @@ try {
   const model = await call("POST", "/api/models", { name: "bench web", type: "DETECTION" }, token);
 
   // Headers the server sends with a hashed script: caching and compression, as a browser asks for them.
+  // Node's fetch decodes the body: what arrives must be the script on disk, byte for byte.
   const asset = await fetch(`${base}/${sizes.entry}`, { headers: { "accept-encoding": "br, gzip" } });
-  await asset.arrayBuffer();
+  const served = Buffer.from(await asset.arrayBuffer());
   console.log(`entry script headers: cache-control=${asset.headers.get("cache-control")} content-encoding=${asset.headers.get("content-encoding") ?? "none"}`);
+  if (!served.equals(readFileSync(join(webDir, sizes.entry)))) throw new Error("the served entry script differs from the built one");
 
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 

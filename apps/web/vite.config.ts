@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig } from 'vitest/config';
@@ -14,14 +16,16 @@ function precompress(): Plugin {
   return {
     name: 'loupe-precompress',
     apply: 'build',
-    generateBundle(_options, bundle) {
-      for (const file of Object.values(bundle)) {
-        if (!/\.(js|mjs|css|html|svg|json)$/.test(file.fileName)) continue;
-        const source = Buffer.from(file.type === 'chunk' ? file.code : file.source);
+    // After writing: the files on disk are final (Vite rewrites chunks, e.g. their preload lists, until then).
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      for (const fileName of Object.keys(bundle)) {
+        if (!/\.(js|mjs|css|html|svg|json)$/.test(fileName)) continue;
+        const file = path.join(dir, fileName);
+        const source = readFileSync(file);
         if (source.length < 1024) continue;
-        const br = brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } });
-        this.emitFile({ type: 'asset', fileName: `${file.fileName}.br`, source: br });
-        this.emitFile({ type: 'asset', fileName: `${file.fileName}.gz`, source: gzipSync(source, { level: 9 }) });
+        writeFileSync(`${file}.br`, brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+        writeFileSync(`${file}.gz`, gzipSync(source, { level: 9 }));
       }
     },
   };

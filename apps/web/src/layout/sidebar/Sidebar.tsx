@@ -18,7 +18,8 @@ interface Props {
   onNavigate: () => void;
 }
 
-export const SIDEBAR_WIDTH = 220;
+// Wide enough for the longest German item ("Entwicklungsaufgaben") at the second level; longer ones wrap.
+export const SIDEBAR_WIDTH = 232;
 const COLLAPSED_WIDTH = 64;
 
 function selectedKey(groups: SidebarGroup[], pathname: string): string[] {
@@ -104,6 +105,7 @@ export function Sidebar({ collapsed, mobile, onNavigate }: Props) {
           className="loupe-sider-menu"
           theme="dark"
           mode="inline"
+          inlineIndent={16}
           items={items}
           selectedKeys={selectedKey(groups, pathname)}
           openKeys={openKeys}
