@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Layout } from 'antd';
 import { useRootFontSize } from './useRootFontSize';
@@ -7,6 +8,7 @@ import { Sidebar } from './sidebar/Sidebar';
 import { TopBar } from './TopBar';
 import { useSidebarState } from './useSidebarState';
 import { useProjectStatusWatch } from './useProjectStatusWatch';
+import { prefetchMainPages } from './prefetchPages';
 
 /** Sidebar, top bar and main area for the working pages (SPEC §2 layout routes). */
 export function MainLayout() {
@@ -15,6 +17,7 @@ export function MainLayout() {
   const { t } = useTranslation('layout');
   useRootFontSize(false);
   useProjectStatusWatch();
+  useEffect(() => prefetchMainPages(cloud ? 'cloud' : 'private'), [cloud]);
 
   return (
     <Layout className="loupe-main-layout" data-testid="main-layout" hasSider>

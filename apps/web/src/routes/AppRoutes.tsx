@@ -1,15 +1,16 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Spin } from 'antd';
 import { useDeployment } from '@/app/config';
 import { PublicLayout } from '@/layout/PublicLayout';
 import { StandaloneLayout } from '@/layout/StandaloneLayout';
 import { GuardOutlet } from './GuardOutlet';
+import { lazyPage } from './lazyPage';
 import { renderPage } from './pages';
 import { NOT_FOUND_PATH, routesFor, type RouteDef, type RouteKind } from './table';
 
 // The sidebar and top bar load with the first working page, not with the sign-in page.
-const LazyMainLayout = lazy(() => import('@/layout/MainLayout').then((m) => ({ default: m.MainLayout })));
+export const LazyMainLayout = lazyPage(() => import('@/layout/MainLayout').then((m) => ({ default: m.MainLayout })));
 function MainLayout() {
   return (
     <Suspense

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { Spin } from 'antd';
 import { authPages } from '@/pages/auth';
 import { accountPages } from '@/pages/account';
@@ -12,13 +12,14 @@ import { trainingPages } from '@/pages/training';
 import { versionPages } from '@/pages/versions';
 import { monitorPages } from '@/pages/monitor';
 import { TitlePage } from '@/pages/shell/TitlePage';
+import { lazyPage } from './lazyPage';
 import type { RouteDef } from './table';
 
 // Lazy like every page group: a page's code loads with its first visit, not with the app.
-const ModelDashboard = lazy(() => import('@/pages/dashboard/ModelDashboard'));
-const LoadingPage = lazy(() => import('@/pages/shell/LoadingPage').then((m) => ({ default: m.LoadingPage })));
-const NotFound = lazy(() => import('@/pages/shell/NotFound').then((m) => ({ default: m.NotFound })));
-const Usage = lazy(() => import('@/pages/shell/Usage').then((m) => ({ default: m.Usage })));
+const ModelDashboard = lazyPage(() => import('@/pages/dashboard/ModelDashboard'));
+const LoadingPage = lazyPage(() => import('@/pages/shell/LoadingPage').then((m) => ({ default: m.LoadingPage })));
+const NotFound = lazyPage(() => import('@/pages/shell/NotFound').then((m) => ({ default: m.NotFound })));
+const Usage = lazyPage(() => import('@/pages/shell/Usage').then((m) => ({ default: m.Usage })));
 
 const SHELL_PAGES: Record<string, ComponentType> = {
   '/loading-page': LoadingPage,

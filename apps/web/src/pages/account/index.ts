@@ -1,8 +1,9 @@
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
+import { lazyPage } from '@/routes/lazyPage';
 
 // Lazy: each screen's code loads with its first visit, not with the app (routes/pages.tsx wraps it in Suspense).
-const ChangePassword = lazy(() => import('./ChangePassword'));
-const Profile = lazy(() => import('./Profile'));
+const ChangePassword = lazyPage(() => import('./ChangePassword'));
+const Profile = lazyPage(() => import('./Profile'));
 
 /** Account screens inside the main layout, keyed by route path. */
 export const accountPages: Record<string, ComponentType> = {

@@ -1,7 +1,8 @@
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
+import { lazyPage } from '@/routes/lazyPage';
 
 // Lazy: each screen's code loads with its first visit, not with the app (routes/pages.tsx wraps it in Suspense).
-const UserManagement = lazy(() => import('./UserManagement'));
+const UserManagement = lazyPage(() => import('./UserManagement'));
 
 /** Back-office screens owned by the account area, keyed by route path. */
 export const adminPages: Record<string, ComponentType> = {

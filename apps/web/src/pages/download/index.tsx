@@ -1,18 +1,20 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { Spin } from 'antd';
+import { lazyPage, type LazyPage } from '@/routes/lazyPage';
 
 // Lazy: the export pages load with their first visit, not with the app.
-const DownloadImage = lazy(() => import('./DownloadImage'));
-const DownloadModel = lazy(() => import('./DownloadModel'));
-const DownloadSDK = lazy(() => import('./DownloadSDK'));
+const DownloadImage = lazyPage(() => import('./DownloadImage'));
+const DownloadModel = lazyPage(() => import('./DownloadModel'));
+const DownloadSDK = lazyPage(() => import('./DownloadSDK'));
 
-function suspended(Page: LazyExoticComponent<ComponentType>, name: string): ComponentType {
+function suspended(Page: LazyPage, name: string): LazyPage {
   const Suspended = () => (
     <Suspense fallback={<Spin style={{ display: 'block', margin: 48 }} data-testid="download-page-loading" />}>
       <Page />
     </Suspense>
   );
   Suspended.displayName = name;
+  Suspended.preload = Page.preload;
   return Suspended;
 }
 

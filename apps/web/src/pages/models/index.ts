@@ -1,9 +1,10 @@
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
+import { lazyPage } from '@/routes/lazyPage';
 
 // Lazy: each screen's code loads with its first visit, not with the app (routes/pages.tsx wraps it in Suspense).
-const CreateModelPage = lazy(() => import('./CreateModelPage'));
-const ModelList = lazy(() => import('./ModelList'));
-const CreateModelPage2 = lazy(() => import('./CreateModelPage2'));
+const CreateModelPage = lazyPage(() => import('./CreateModelPage'));
+const ModelList = lazyPage(() => import('./ModelList'));
+const CreateModelPage2 = lazyPage(() => import('./CreateModelPage2'));
 
 /** Model screens, keyed by route path. */
 export const modelPages: Record<string, ComponentType> = {

@@ -1,18 +1,20 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { Spin } from 'antd';
+import { lazyPage, type LazyPage } from '@/routes/lazyPage';
 import { STEP_SEGMENTS } from '@/routes/steps';
 
 // Lazy: /test's chart (ECharts) and both pages load with their first visit, not with the app.
-const TestPage = lazy(() => import('./TestPage'));
-const TestImagePage = lazy(() => import('./TestImagePage'));
+const TestPage = lazyPage(() => import('./TestPage'));
+const TestImagePage = lazyPage(() => import('./TestImagePage'));
 
-function suspended(Page: LazyExoticComponent<ComponentType>, name: string): ComponentType {
+function suspended(Page: LazyPage, name: string): LazyPage {
   const Suspended = () => (
     <Suspense fallback={<Spin style={{ display: 'block', margin: 48 }} data-testid="test-page-loading" />}>
       <Page />
     </Suspense>
   );
   Suspended.displayName = name;
+  Suspended.preload = Page.preload;
   return Suspended;
 }
 

@@ -1,21 +1,23 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, type ComponentType } from 'react';
+import { lazyPage, type LazyPage } from '@/routes/lazyPage';
 import { STEP_SEGMENTS } from '@/routes/steps';
 import { Loading } from './shared/PageStates';
 import './training.css';
 
 // Lazy: the charts (ECharts) and the 57-field form load with the first visit to one of these pages, not
 // with the app.
-const ParameterPage = lazy(() => import('./parameter/ParameterPage'));
-const TrainPage = lazy(() => import('./train/TrainPage'));
-const ModelPage = lazy(() => import('./model/ModelPage'));
+const ParameterPage = lazyPage(() => import('./parameter/ParameterPage'));
+const TrainPage = lazyPage(() => import('./train/TrainPage'));
+const ModelPage = lazyPage(() => import('./model/ModelPage'));
 
-function suspended(Page: LazyExoticComponent<ComponentType>, name: string): ComponentType {
+function suspended(Page: LazyPage, name: string): LazyPage {
   const Suspended = () => (
     <Suspense fallback={<Loading testId="training-page-loading" />}>
       <Page />
     </Suspense>
   );
   Suspended.displayName = name;
+  Suspended.preload = Page.preload;
   return Suspended;
 }
 
