@@ -23,10 +23,12 @@ export const MAIN_PAGE_PATHS: readonly string[] = [
 
 let started = false;
 
-const idle = (): Promise<void> =>
+/** Resolves false once there is no window (a test's environment torn down): the loop then stops. */
+const idle = (): Promise<boolean> =>
   new Promise((resolve) => {
-    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(() => resolve(), { timeout: 1000 });
-    else window.setTimeout(resolve, 100);
+    if (typeof window === 'undefined') resolve(false);
+    else if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(() => resolve(true), { timeout: 1000 });
+    else window.setTimeout(() => resolve(true), 100);
   });
 
 /**
@@ -35,12 +37,14 @@ const idle = (): Promise<void> =>
  * opening one later renders at once instead of waiting for its chunk (bench/web.mjs measures both).
  */
 export function prefetchMainPages(deployment: Deployment): void {
-  if (started) return;
+  // Unit tests render the layout hundreds of times in jsdom: loading every page behind them only slows them and
+  // outlives their environment. lazyPage.test.tsx tests the preloading itself.
+  if (started || import.meta.env.MODE === 'test') return;
   started = true;
   const pages = [...new Set(MAIN_PAGE_PATHS.map((path) => findRoute(path, deployment)).map((route) => (route ? pageFor(route) : null)))];
   void (async () => {
     for (const page of pages) {
-      await idle();
+      if (!(await idle()) || typeof window === 'undefined') return;
       await preloadPage(page);
     }
   })();
