@@ -1,6 +1,7 @@
 import './models.css';
 import { useState } from 'react';
 import { Alert, Card, Col, Form, Input, Modal, Row, Typography } from 'antd';
+import { Link } from 'react-router-dom';
 import { Errors, Limits, type ModelData, type ModelType } from '@loupe/contracts';
 import { isApiError } from '@/api/client';
 import { useTranslation } from '@/i18n';
@@ -98,6 +99,12 @@ export function CreateModelDialog({ open, onClose, onCreated }: Props) {
         >
           <TypeCards />
         </Form.Item>
+        {/* The full-page form explains each type with an example image. */}
+        <Typography.Paragraph style={{ marginTop: -8 }}>
+          <Link to="/creatModel2" onClick={onClose} data-testid="create-model-about-types">
+            {t('models:create.aboutTypes')}
+          </Link>
+        </Typography.Paragraph>
         <Form.Item
           name="name"
           label={field('name')}

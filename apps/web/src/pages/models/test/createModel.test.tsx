@@ -30,6 +30,13 @@ describe('create model dialog', () => {
     expect(posts(calls)).toHaveLength(0);
   });
 
+  it('leads to the full-page form that explains each model type, closing the dialog', async () => {
+    mockServer({ [`GET ${ModelPaths.list}`]: { data: empty } });
+    renderPage(<ModelList />, '/agentList?create=1');
+    await click('create-model-about-types');
+    await waitFor(async () => expect(await location()).toBe('/creatModel2'));
+  });
+
   it('refuses a name or note over 100 characters and accepts exactly 100', async () => {
     const calls = mockServer({ [`GET ${ModelPaths.list}`]: { data: empty } });
     renderPage(<ModelList />, '/agentList?create=1');

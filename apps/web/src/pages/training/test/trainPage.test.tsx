@@ -60,6 +60,8 @@ describe('/train', () => {
     // Queued again: the project is locked on /train.
     await waitFor(() => expect(useProject.getState().project?.projectStatus).toBe('training'));
     expect(await screen.findByTestId('train-progress')).toBeTruthy();
+    // The running training leads to its monitor (engine CPU, memory, log lines).
+    expect(screen.getByTestId('train-open-monitor').getAttribute('href')).toBe('/monitor');
   });
 
   it('starts with the chosen rotated-box type; 8001 is a notice with a button to /mark', async () => {

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { Link } from 'react-router-dom';
 import { Alert, App, Button, Card, Popconfirm, Progress, Space, Tag, Typography } from 'antd';
 import type { TrainingData, TrainingDetailData, TrainingStateEvent } from '@loupe/contracts';
 import { useShowError } from '@/api/useShowError';
@@ -118,6 +119,10 @@ export function ActiveTraining({ modelId, training, onEnd }: { modelId: string; 
           {t('train.eta', { time: training_ && view.etaS !== null ? duration(view.etaS) : DASH })}
         </Typography.Text>
         <StreamNote stream={stream} failure={failure?.message ?? null} />
+        {/* The engine's CPU, memory and log lines, and the queue place, are on /monitor. */}
+        <Link to="/monitor" data-testid="train-open-monitor">
+          {t('train.openMonitor')}
+        </Link>
       </Space>
       <Progress percent={percent} status="active" data-testid="train-progress-bar" />
       <TrainingCurves history={view.history} task={taskOf(training.task)} />
