@@ -56,9 +56,9 @@ test('a one-epoch training is warned about before it starts, and says after that
       await expect(page).toHaveURL(/\/train\/detection$/);
       const estimate = page.getByTestId('train-estimate');
       await expect(estimate).toBeVisible();
-      // This server has trained no pico detector for this user's data yet: the cautious table, said so.
+      // The basis is said: the cautious table, or this server's past trainings when specs before this one trained.
       await expect(page.getByTestId('train-estimate-time')).toHaveText(/^About \d+ (s|min \d\d s) of training on this server$/);
-      await expect(estimate).toContainText(/this server has not trained this model size yet|measured from \d+ past trainings/);
+      await expect(estimate).toContainText(/this server has not trained this model size yet|from this server's past trainings of this model size \(\d+\)/);
       await expect(page.getByTestId('train-estimate-plan')).toContainText('over the planned epochs (1)');
       const epochs = page.getByTestId('train-warnings-epochs');
       await expect(epochs).toContainText(/Only \d+ optimizer steps.*Use at least \d+ epochs\./);

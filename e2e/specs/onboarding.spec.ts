@@ -87,7 +87,12 @@ test('an administrator onboards a new user without SMTP: outbox, copied link, re
     await priority.press('Enter');
     await expect(priority).toHaveValue('10');
     await priority.fill('5');
+    // The earlier saves' "Saved" message may still show: wait for this save's own answer before reloading.
+    const saved = admin.waitForResponse(
+      (r) => r.request().method() === 'PUT' && r.url().includes('/settings') && (r.request().postData() ?? '').includes('5'),
+    );
     await priority.press('Enter');
+    expect((await saved).ok()).toBe(true);
     await expect(admin.locator('.ant-message')).toContainText(`Saved the settings of ${newcomer.email}.`);
     await admin.reload();
     await admin.getByTestId('users-filter').getByText('All').click();
