@@ -68,6 +68,10 @@ describe('/userManagement accounts', () => {
     fireEvent.blur(priority);
     await waitFor(() => expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toContainEqual({ trainingPriority: 10 }));
     expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).not.toContainEqual({ trainingPriority: 42 });
+    // Back to the value the (not yet refetched) list still shows: that is a change too, and is saved.
+    fireEvent.change(priority, { target: { value: '0' } });
+    fireEvent.blur(priority);
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toContainEqual({ trainingPriority: 0 }));
   });
 
   it("shows the server's refusal of a setting", async () => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button, Card, Input, InputNumber, Segmented, Space, Switch, Table, Tabs, Tag, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -76,13 +76,26 @@ function Accounts() {
   const save = (account: AdminAccount, body: { downloadPermission?: boolean; trainingPriority?: number }) =>
     settings
       .mutateAsync({ id: account.id, body })
-      .then(() => void message.success(t('users.settingsSaved', { email: account.email })))
-      .catch(showError);
+      .then(() => {
+        void message.success(t('users.settingsSaved', { email: account.email }));
+        return true;
+      })
+      .catch((e: unknown) => {
+        showError(e);
+        return false;
+      });
   // The field shows a value out of bounds clamped (42 → 10) once it loses focus; what it shows is what is saved.
+  // Compared with the last value sent, not the listed one: until the list refetches, the row still holds the value
+  // from before the last save (5 → 10 → 5 typed quickly would otherwise skip the second save).
+  const sentPriority = useRef(new Map<number, number>());
   const savePriority = (account: AdminAccount, value: number | null) => {
     if (value === null || !Number.isFinite(value)) return;
     const clamped = Math.min(PRIORITY.maximum, Math.max(PRIORITY.minimum, Math.round(value)));
-    if (clamped !== account.trainingPriority) void save(account, { trainingPriority: clamped });
+    if (clamped === (sentPriority.current.get(account.id) ?? account.trainingPriority)) return;
+    sentPriority.current.set(account.id, clamped);
+    void save(account, { trainingPriority: clamped }).then((saved) => {
+      if (!saved) sentPriority.current.delete(account.id);
+    });
   };
 
   const decide = (account: AdminAccount, decision: Decision) => {
