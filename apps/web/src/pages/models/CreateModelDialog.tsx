@@ -1,18 +1,10 @@
 import './models.css';
-import { useState } from 'react';
 import { Alert, Card, Col, Form, Input, Modal, Row, Typography } from 'antd';
 import { Link } from 'react-router-dom';
-import { Errors, Limits, type ModelData, type ModelType } from '@loupe/contracts';
-import { isApiError } from '@/api/client';
+import { Limits, type ModelData, type ModelType } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
-import { useCreateModel } from './modelsApi';
+import { useCreateModelForm } from './useCreateModelForm';
 import { MODEL_TYPES, TYPE_ICONS } from './modelTypes';
-
-interface Values {
-  type?: ModelType;
-  name: string;
-  note?: string;
-}
 
 interface Props {
   open: boolean;
@@ -52,29 +44,11 @@ function TypeCards({ value, onChange }: { value?: ModelType; onChange?: (type: M
 /** The create-model dialog (SPEC §2 /creatModel, §5 model rules). Rules come from contracts' limits. */
 export function CreateModelDialog({ open, onClose, onCreated }: Props) {
   const { t } = useTranslation(['models', 'errors']);
-  const [form] = Form.useForm<Values>();
-  const create = useCreateModel();
-  const [error, setError] = useState<string | null>(null);
+  const { form, submit, error, pending } = useCreateModelForm((model) => {
+    form.resetFields();
+    onCreated(model);
+  });
   const field = (name: string) => t(`models:create.${name}`);
-
-  const submit = async (values: Values) => {
-    setError(null);
-    try {
-      const model = await create.mutateAsync({
-        type: values.type!,
-        name: values.name.trim(),
-        note: values.note?.trim() || undefined,
-      });
-      form.resetFields();
-      onCreated(model);
-    } catch (e) {
-      if (isApiError(e) && e.code === Errors.modelNameExists.code) {
-        form.setFields([{ name: 'name', errors: [e.message || t('errors:modelNameExists')] }]);
-      } else if (!isApiError(e) || !e.handled) {
-        setError(isApiError(e) ? e.message : t('common:errors.unknown'));
-      }
-    }
-  };
 
   return (
     <Modal
@@ -83,7 +57,7 @@ export function CreateModelDialog({ open, onClose, onCreated }: Props) {
       width={880}
       okText={t('models:create.submit')}
       cancelText={t('models:create.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'create-model-submit' }}
+      okButtonProps={{ loading: pending, 'data-testid': 'create-model-submit' }}
       cancelButtonProps={{ 'data-testid': 'create-model-cancel' }}
       onOk={() => form.submit()}
       onCancel={onClose}

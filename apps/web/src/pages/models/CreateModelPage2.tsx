@@ -1,22 +1,14 @@
 import './models.css';
 import './create2.css';
-import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Card, Col, Form, Input, Row, Space, Typography } from 'antd';
-import { Errors, Limits, type ModelType } from '@loupe/contracts';
-import { isApiError } from '@/api/client';
+import { Limits, type ModelType } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { MODEL_LIST_PATH } from '@/routes/table';
 import { ExampleImage } from './ExampleImages';
-import { useCreateModel } from './modelsApi';
+import { useCreateModelForm } from './useCreateModelForm';
 import { MODEL_TYPES, TYPE_ICONS } from './modelTypes';
 import { useOpenModel } from './openModel';
-
-interface Values {
-  type?: ModelType;
-  name: string;
-  note?: string;
-}
 
 /** Larger cards than the dialog's: an example image, what the user labels and what the model then does. */
 function TypeChoice({ value, onChange }: { value?: ModelType; onChange?: (type: ModelType) => void }) {
@@ -57,27 +49,11 @@ function TypeChoice({ value, onChange }: { value?: ModelType; onChange?: (type: 
 /** /creatModel2 (SPEC §2): the create dialog as a full page, with an explanation and an example image per type. */
 export default function CreateModelPage2() {
   const { t } = useTranslation(['modelTypes', 'models', 'errors']);
-  const [form] = Form.useForm<Values>();
-  const create = useCreateModel();
   const openModel = useOpenModel();
   const navigate = useNavigate();
-  const [error, setError] = useState<string | null>(null);
+  const { form, submit, error, pending } = useCreateModelForm(openModel);
   const type = Form.useWatch('type', form);
   const field = (name: string) => t(`models:create.${name}`);
-
-  const submit = async (values: Values) => {
-    setError(null);
-    try {
-      const model = await create.mutateAsync({ type: values.type!, name: values.name.trim(), note: values.note?.trim() || undefined });
-      openModel(model);
-    } catch (e) {
-      if (isApiError(e) && e.code === Errors.modelNameExists.code) {
-        form.setFields([{ name: 'name', errors: [e.message || t('errors:modelNameExists')] }]);
-      } else if (!isApiError(e) || !e.handled) {
-        setError(isApiError(e) ? e.message : t('common:errors.unknown'));
-      }
-    }
-  };
 
   return (
     <div className="loupe-create2" data-testid="create2-page">
@@ -103,7 +79,7 @@ export default function CreateModelPage2() {
             <Input.TextArea data-testid="create2-note" rows={2} />
           </Form.Item>
           <Space>
-            <Button type="primary" htmlType="submit" loading={create.isPending} data-testid="create2-submit">
+            <Button type="primary" htmlType="submit" loading={pending} data-testid="create2-submit">
               {t('models:create.submit')}
             </Button>
             <Button onClick={() => void navigate(MODEL_LIST_PATH)} data-testid="create2-cancel">

@@ -8,20 +8,12 @@ import { useTranslation } from '@/i18n';
 import { useProject } from '@/stores/project';
 import { LoadError, Loading, NoProject } from '@/pages/training/shared/PageStates';
 import { DASH, duration, percent } from '@/pages/training/shared/format';
-import { When } from '@/pages/training/train/VersionTable';
+import { STATUS_COLORS, When } from '@/pages/training/train/VersionTable';
 import { HEADLINE, taskOf } from '@/pages/training/shared/tasks';
 import { useDeleteVersion, useSetDefault, useSetNote, useVersions } from './versionsApi';
 import { MetricsSideBySide } from './MetricsSideBySide';
 import './versions.css';
 
-const STATUS_COLORS: Partial<Record<TrainingStatus, string>> = {
-  queued: 'default',
-  preparing: 'processing',
-  training: 'processing',
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'warning',
-};
 
 /** Selection 32 + the columns below. */
 const COLUMNS_WIDTH = 32 + 130 + 100 + 90 + 80 + 105 + 105 + 85 + 180 + 175;

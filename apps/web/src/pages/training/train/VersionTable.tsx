@@ -9,7 +9,8 @@ import { choosesRotation, HEADLINE, taskOf } from '../shared/tasks';
 import { accuracyReason } from './accuracy';
 import { notUsable, VerdictTag } from '../shared/Advice';
 
-const STATUS_COLORS: Partial<Record<TrainingStatus, string>> = {
+/** A version's status tag colour (also /modelManagement's). */
+export const STATUS_COLORS: Partial<Record<TrainingStatus, string>> = {
   queued: 'default',
   preparing: 'processing',
   training: 'processing',
