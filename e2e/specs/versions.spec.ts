@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
-import { call, createApprovedUser, createModel, uploadImages } from '../support/api.js';
-import { sessionToken } from '../support/dataset.js';
+import { call, createApprovedUser, createModel } from '../support/api.js';
+import { labeledDrawnImages, sessionToken } from '../support/dataset.js';
 import { expect, snap, test } from '../support/fixtures.js';
-import { boxesOf, drawJpeg, LABELS } from '../support/images.js';
+import { LABELS } from '../support/images.js';
 import { signInAsUser } from '../support/ui.js';
 
 /**
@@ -55,14 +55,7 @@ test('versions: default version, note, metrics side by side, /train2 comparison,
     await signInAsUser(page, account);
     const token = await sessionToken(page);
     modelId = (await createModel(token, `Versions ${Date.now().toString(36)}`, 'DETECTION')).id;
-    const images = await uploadImages(token, modelId, await Promise.all(Array.from({ length: COUNT }, async (_, i) => ({ name: `part_${i}.jpg`, data: await drawJpeg(i, boxesOf(i)) }))));
-    const labels: Record<string, number> = {};
-    for (const name of LABELS) labels[name] = (await call<{ id: number }>('POST', `/api/models/${modelId}/labels`, { name }, token)).id;
-    for (const [i, id] of images.entries()) {
-      const annotations = boxesOf(i).map((b) => ({ labelId: labels[b.label]!, geometry: { kind: 'box', x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2 } }));
-      await call('PUT', `/api/models/${modelId}/images/${id}/annotations`, { baseVersion: 0, annotations }, token);
-    }
-    for (const [split, ids] of [['train', images.slice(0, 12)], ['valid', images.slice(12)]] as const) await call('POST', `/api/models/${modelId}/images/split`, { ids, split }, token);
+    await labeledDrawnImages(token, modelId, COUNT, 12);
     v1 = await trainAndWait(token, modelId, V1);
     v2 = await trainAndWait(token, modelId, V2);
     await page.goto('/agentList');

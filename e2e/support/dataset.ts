@@ -1,4 +1,6 @@
 import { expect, type Page } from '@playwright/test';
+import { call, uploadImages } from './api.js';
+import { boxesOf, drawJpeg, LABELS } from './images.js';
 
 /**
  * What a user does to get a labelled, split detection dataset, by the gallery's test ids: create the model,
@@ -108,4 +110,20 @@ export async function sessionToken(page: Page): Promise<string> {
   const token = await page.evaluate(() => localStorage.getItem('token'));
   expect(token, 'the app keeps a session token after sign-in').toBeTruthy();
   return token!;
+}
+
+/**
+ * Labels a detection model through the API (the labeling studio has its own spec): `count` drawn images with their
+ * boxes, the first `train` in the training split and the rest in validation. Returns the image ids.
+ */
+export async function labeledDrawnImages(token: string, modelId: number, count: number, train: number): Promise<number[]> {
+  const images = await uploadImages(token, modelId, await Promise.all(Array.from({ length: count }, async (_, i) => ({ name: `part_${i}.jpg`, data: await drawJpeg(i, boxesOf(i)) }))));
+  const labels: Record<string, number> = {};
+  for (const name of LABELS) labels[name] = (await call<{ id: number }>('POST', `/api/models/${modelId}/labels`, { name }, token)).id;
+  for (const [i, id] of images.entries()) {
+    const annotations = boxesOf(i).map((b) => ({ labelId: labels[b.label]!, geometry: { kind: 'box', x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2 } }));
+    await call('PUT', `/api/models/${modelId}/images/${id}/annotations`, { baseVersion: 0, annotations }, token);
+  }
+  for (const [split, ids] of [['train', images.slice(0, train)], ['valid', images.slice(train)]] as const) await call('POST', `/api/models/${modelId}/images/split`, { ids, split }, token);
+  return images;
 }
