@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import zlib from 'node:zlib';
@@ -334,4 +336,36 @@ describe('no upload stalls the server (event-loop delay under 200 ms, memory bou
     expect(over).toMatchObject({ status: 413, body: { code: Errors.uploadTooManyFiles.code, message: `Too many files in one upload: at most ${Limits.uploadMaxFiles}.` } });
     expect(over.stallMs).toBeLessThan(STALL_MS);
   });
+
+  it('a client that hangs up in the middle of a file leaves no temp file, and the server answers the next upload', async () => {
+    const before = await m2Images();
+    const { payload, headers } = files([
+      { filename: 'whole.png', data: await draw('png', 64, 64, 5) },
+      { filename: 'cut.bmp', data: bmpOf(600, 500, 8, 256, 300_000) },
+    ]);
+    // Half the body, then the socket is closed: the second part never ends.
+    await new Promise<void>((resolve) => {
+      const req = http.request(`${base}${uploadUrl(m.id)}`, {
+        method: 'POST',
+        headers: { ...headers, 'x-token': token, 'content-length': String(payload.length) },
+      });
+      req.on('error', () => resolve());
+      req.write(payload.subarray(0, payload.length / 2), () => setTimeout(() => req.destroy(), 100));
+    });
+    await waitFor(() => fs.readdirSync(path.join(t.config.dataDir, 'blobs', 'tmp')).length === 0);
+    expect(await m2Images()).toBe(before);
+    const r = await measure(uploadUrl(m.id), files([{ filename: 'after.png', data: await draw('png', 64, 64, 6) }]));
+    expect(r.body.data).toMatchObject({ accepted: 1 });
+  });
 });
+
+async function m2Images(): Promise<number> {
+  const r = await t.app.inject({ url: `/api/models/${m.id}`, headers: { 'x-token': token } });
+  return (r.json() as { data: ModelData }).data.totalImages;
+}
+
+async function waitFor(ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(ok()).toBe(true);
+}
+

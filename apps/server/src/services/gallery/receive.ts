@@ -8,6 +8,7 @@ import { Limits } from '@loupe/contracts';
 import { AppError, fail } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { breathe } from './breathe.js';
+import { fileParts, PartLimitError } from './multipart.js';
 
 export interface ReceivedFile {
   /** The part's filename as sent (for folder uploads a relative path). */
@@ -46,19 +47,12 @@ export async function receiveFiles(
   let count = 0;
   const temps: string[] = [];
   try {
-    // throwFileSizeLimit: false lets an oversized file be refused alone (truncated) instead of failing the request;
-    // preservePath keeps `<folder>/<file>` names for folder uploads. The part and file counts are bounded so
-    // that one request cannot keep the server busy with thousands of (empty) parts.
+    // An oversized file is refused alone (truncated) instead of failing the request. The part and file counts
+    // are bounded so that one request cannot keep the server busy with thousands of (empty) parts.
     const limits = { fileSize: maxFileBytes, files: Limits.uploadMaxFiles, parts: Limits.uploadMaxFiles + 100, fields: 100 };
-    const parts = req.parts({ limits, throwFileSizeLimit: false, preservePath: true } as Parameters<typeof req.parts>[0]);
-    for await (const part of parts) {
-      // Thousands of small parts arrive in one TCP read and resolve as microtasks: give the loop back now and then.
+    for await (const part of fileParts(req.raw, field, limits)) {
+      // Thousands of small parts resolve as microtasks: give the loop back now and then.
       await breathe();
-      if (part.type !== 'file') continue;
-      if (part.fieldname !== field) {
-        part.file.resume();
-        continue;
-      }
       let tempFile = '';
       const hash = createHash('sha256');
       let bytes = 0;
@@ -87,7 +81,7 @@ export async function receiveFiles(
           await finished(out).catch(() => undefined);
         }
       }
-      const tooLarge = part.file.truncated;
+      const tooLarge = part.file.truncated === true;
       if (tooLarge && out) await fs.promises.rm(tempFile, { force: true });
       count += 1;
       await onFile({ name: part.filename, tempFile, bytes, sha: hash.digest('hex'), head: Buffer.concat(head).subarray(0, HEAD_BYTES), tooLarge });
@@ -95,8 +89,7 @@ export async function receiveFiles(
   } catch (e) {
     await Promise.all(temps.map((t) => fs.promises.rm(t, { force: true })));
     if (e instanceof AppError) throw e;
-    const code = (e as { code?: unknown }).code;
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') fail('uploadTooManyFiles', { max: Limits.uploadMaxFiles });
+    if (e instanceof PartLimitError) fail('uploadTooManyFiles', { max: Limits.uploadMaxFiles });
     deps.log.warn(`upload broke off: ${String(e)}`);
     fail('uploadFailed');
   }
