@@ -9,8 +9,9 @@ mode="${1:-run}"
 # libopenblas0-openmp: Debian's torch finds BLAS through the libblas.so.3 alternative, which is otherwise the
 # reference BLAS (torch.mm at 4.6 GFLOP/s here vs 145 with OpenBLAS); single-threaded 1x1 convolutions below batch
 # 16, linear layers and LSTMs all run through it (engine/README.md, Speed).
+# tesseract-ocr(-eng): the zero-shot reader every trained OCR model is compared with on /model (engine/README.md, OCR).
 debs=(python3-torch python3-torchvision python3-opencv python3-numpy python3-pil libopenblas0-openmp fonts-dejavu-core
-  fonts-liberation)
+  fonts-liberation tesseract-ocr tesseract-ocr-eng)
 if [ "$mode" = test ]; then
   debs+=(python3-pytest chromium postgresql)
 fi
