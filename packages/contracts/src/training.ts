@@ -350,7 +350,9 @@ export const TrainingData = Type.Object({
   /**
    * Engine summary when done (SPEC §3 model info: precision, recall, f1, times, sizes) with the task's metrics:
    * detect/obb mAP50, mAP50_95; classify top1, accuracy (= top1), top5 (more than 5 classes), multi_label;
-   * segment mIoU, dice, pixel_accuracy, overlap_mask.
+   * segment mIoU, dice, pixel_accuracy, overlap_mask; ocr char_acc, line_acc, ned, and when a zero-shot reader
+   * ran on the same validation crops (engine ocr/baseline.py) baseline_char_acc, baseline_line_acc, baseline_reader
+   * (e.g. "tesseract 5.3.0"), shown on /model against char_acc.
    */
   summary: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   /** Why it failed, in words the user can act on. */

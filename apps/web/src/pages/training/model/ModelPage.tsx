@@ -12,6 +12,7 @@ import { taskOf } from '../shared/tasks';
 import { newestFirst } from '../train/accuracy';
 import { ModelCharts } from './ModelCharts';
 import { ModelInfo } from './ModelInfo';
+import { BaselineAlert } from './Baseline';
 import { notUsable, VerdictAlert } from '../shared/Advice';
 
 function Detail({ modelId, training }: { modelId: string; training: TrainingData }) {
@@ -22,6 +23,7 @@ function Detail({ modelId, training }: { modelId: string; training: TrainingData
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
       <VerdictAlert training={detail.data} />
       <ModelInfo detail={detail.data} />
+      <BaselineAlert detail={detail.data} />
       <ModelCharts detail={detail.data} />
     </Space>
   );
