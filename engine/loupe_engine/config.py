@@ -6,7 +6,6 @@ and warns about (then corrects) harmless conflicts.
 """
 from dataclasses import dataclass, field, fields, asdict
 
-from loupe_engine.cpu import trains_bf16
 from loupe_engine.events import EngineError, log
 
 
@@ -17,8 +16,8 @@ def P(default, help, lo=None, hi=None, choices=None, kind=None):
 @dataclass
 class TrainConfig:
     # --- model and run
-    model: str = P("auto", "model size: p (pico, CPU budgets), n (fast), s, m (most accurate); auto = n on CUDA "
-                   "and on a CPU that trains in bfloat16 (AMX, amp), p on other CPUs",
+    model: str = P("auto", "model size: p (pico, CPU budgets), n (fast), s, m (most accurate); auto = n on CUDA, "
+                   "on a CPU n when the time budget affords it 15 epochs, else p (README: defaults by hardware)",
                    choices=("auto", "p", "n", "s", "m"))
     imgsz: int = P(640, "inference image size in px (long side); a multiple of 32", 32, 4096, kind="mult32")
     crop: int = P(0, "train on random full-resolution tiles of this size (0 = whole image); a multiple of 32",
@@ -170,10 +169,6 @@ def validate(overrides):
     if cfg.cos_lr and cfg.scheduler != "cosine":
         log("note: cos_lr=true overrides scheduler=linear; using cosine")
         cfg.scheduler = "cosine"
-    if cfg.model == "auto":
-        import torch
-        cfg.model = auto_model(torch.cuda.is_available(), trains_bf16(cfg.amp))
-        log(f"model auto -> {cfg.model}")
     if cfg.crop and cfg.crop >= cfg.imgsz:
         log(f"note: crop={cfg.crop} is not smaller than imgsz={cfg.imgsz}; training on whole images")
         cfg.crop = 0
@@ -183,17 +178,53 @@ def validate(overrides):
     return cfg
 
 
-def auto_model(cuda, cpu_bf16):
-    """The size `model=auto` trains: n where convolutions are cheap, p (pico) on other CPUs.
+# model=auto (engine/README.md, "Defaults by hardware and budget"). Training images/s of the p and n sizes of each
+# task at SPEED_SIDE px on SPEED_CORES cores (the 2-core development machine, one process per core, default settings):
+# float32 measured on its AMD EPYC (no AMX) with 80 s runs of each task under the load of two other trainings;
+# bfloat16 (AMX, amp) measured for the detector only (BENCHMARKS-CPU.md runs 34-37: p 16.2, n 8.7-9.1 images/s at
+# 704 px), the other tasks scaled from their float32 p by the detector's AMX speed-up with the detector's n/p ratio.
+SPEED_SIDE, SPEED_CORES = 640, 2
+FIXED_PX2 = 80_000  # a training image of side S costs FIXED_PX2 + S*S (server estimate.ts sizeScale: same rule)
+FLOAT32_SPEED = {"detect": (6.0, 2.7), "obb": (6.0, 2.7), "classify": (6.0, 2.7), "segment": (6.0, 2.7),
+                 "ocr": (6.0, 2.7)}
+_TO_640 = (FIXED_PX2 + 704 ** 2) / (FIXED_PX2 + SPEED_SIDE ** 2)
+_AMX_P, _AMX_N = 16.2 * _TO_640, 8.9 * _TO_640  # the detector at 704 px, scaled to 640
+BF16_SPEED = {t: (p * _AMX_P / FLOAT32_SPEED["detect"][0], p * _AMX_N / FLOAT32_SPEED["detect"][0])
+              for t, (p, _) in FLOAT32_SPEED.items()}
+# n needs this many epochs to beat p: on the AMX Xeon n's 15-16 epochs in 30 minutes scored DeepPCB mAP50 0.957
+# where p's 29 scored 0.943 (BENCHMARKS-CPU.md runs 35-37); below it, p's extra epochs are worth more.
+MIN_EPOCHS_N = 15
 
-    On a CPU that trains in bfloat16 (AMX, amp=true) the convolutions run on matrix units and the step is mostly
-    memory-bound element-wise work, so n, with 3.9x p's FLOPs, took only about 1.9x its time per image (DeepPCB at
-    704 px on 2 cores: 8.7-9.1 against 16.2 images/s), and in the same 30 minutes its 15-16 epochs scored one-view
-    mAP50 0.957 twice against p's 0.943 in 29 (engine/BENCHMARKS-CPU.md, runs 35-37). On CPUs that train in
-    float32, p stays the choice it was for runs 12-33: on an AMD EPYC without AMX n trained 2.70 images/s against
-    p's 6.0-7.2 at the detect-few settings (BENCHMARKS-FEW.md), 2.2-2.7x p's time per image; its accuracy at the same
-    budget was not measured there."""
-    return "n" if cuda or cpu_bf16 else "p"
+
+def auto_model(cuda, cpu_bf16, task="detect", budget_s=None, images=None, imgsz=SPEED_SIDE, epochs=100,
+               cores=SPEED_CORES):
+    """The size `model=auto` trains and why: (size, reason).
+
+    On CUDA n (a GPU runs n's convolutions at little more than p's cost; s and m are never chosen automatically:
+    their gain was not measured on any hardware here). On a CPU: n when the run can give n at least MIN_EPOCHS_N
+    epochs, else p (pico). n's epochs = min(epochs, budget_s x n's images/s / images), n's images/s from the
+    task's measured figures (FLOAT32_SPEED, or BF16_SPEED on a CPU that trains in bfloat16: AMX with amp) scaled
+    to this image side (FIXED_PX2 + side^2) and core count; without a budget or a dataset size, `epochs` alone.
+    So on a CPU without AMX, where n costs 2-3x p per image in float32, a small budget or a large dataset keeps
+    p; a long budget (or a small dataset) affords n's epochs; on AMX (n at 1.9x p) n comes sooner."""
+    if cuda:
+        return "n", "CUDA"
+    kind = "bfloat16 (AMX)" if cpu_bf16 else "float32 (no AMX)"
+    table = BF16_SPEED if cpu_bf16 else FLOAT32_SPEED
+    speeds = table.get(task, table["detect"])
+    scale = (FIXED_PX2 + SPEED_SIDE ** 2) / (FIXED_PX2 + imgsz ** 2) * max(cores, 1) / SPEED_CORES
+    n_rate = speeds[1] * scale
+    if budget_s and images:
+        n_epochs = min(epochs, budget_s * n_rate / images)
+        basis = (f"{budget_s:.0f} s x ~{n_rate:.1f} images/s for n / {images} images = {n_epochs:.1f} epochs "
+                 f"(of {epochs})")
+    else:
+        n_epochs = epochs
+        basis = f"no time limit: {epochs} epochs"
+    size = "n" if n_epochs >= MIN_EPOCHS_N else "p"
+    rel = ">=" if size == "n" else "<"
+    return size, (f"{task} on a CPU training in {kind}, {imgsz} px, {max(cores, 1)} cores: {basis} {rel} "
+                  f"{MIN_EPOCHS_N}")
 
 
 def parse_set(items):

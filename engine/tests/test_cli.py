@@ -198,7 +198,7 @@ def test_spec_drives_test_and_export(det_run, det_data, tmp_path):
 
 
 def test_pico_size_auto_on_cpu_with_crop_exports(det_data, tmp_path):
-    """model=auto picks the pico size on a CPU training in float32 (on AMX with amp it picks n, test_config.py);
+    """model=auto picks the pico size for a one-epoch run (n needs a budget of epochs, test_auto_model.py);
     pico trains on crop tiles and exports like the other sizes."""
     _, events, err = run_engine("train", "--task", "detect", "--data", f"{det_data}/train.json", "--val",
                                 f"{det_data}/val.json", "--images", f"{det_data}/images", "--out", tmp_path / "r",

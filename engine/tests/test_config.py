@@ -1,8 +1,6 @@
 import pytest
-import torch
 
 from loupe_engine import config
-from loupe_engine.cpu import FLAGS_ENV, has_amx
 from loupe_engine.events import EngineError
 
 
@@ -50,25 +48,3 @@ def test_parse_set():
     assert config.parse_set(["a=1", "b = x"]) == {"a": "1", "b": "x"}
     with pytest.raises(EngineError):
         config.parse_set(["novalue"])
-
-
-def test_auto_model_follows_the_hardware():
-    """model=auto: n on CUDA and on a CPU that trains in bfloat16 (AMX with amp), pico on other CPUs."""
-    assert config.auto_model(cuda=True, cpu_bf16=False) == "n"
-    assert config.auto_model(cuda=False, cpu_bf16=True) == "n"
-    assert config.auto_model(cuda=False, cpu_bf16=False) == "p"
-    if torch.cuda.is_available():
-        pytest.skip("the CPU branches of validate() need a machine without CUDA")
-    assert config.validate({"model": "auto"}).model == ("n" if has_amx() else "p")
-    assert config.validate({"model": "auto", "amp": False}).model == "p"
-    assert config.validate({"model": "p"}).model == "p"
-
-
-def test_auto_model_on_a_cpu_with_amx_hidden_or_pretended(monkeypatch):
-    if torch.cuda.is_available():
-        pytest.skip("the CPU branches of validate() need a machine without CUDA")
-    monkeypatch.setenv(FLAGS_ENV, "+amx_bf16")
-    assert config.validate({"model": "auto"}).model == "n"
-    assert config.validate({"model": "auto", "amp": False}).model == "p"
-    monkeypatch.setenv(FLAGS_ENV, "-amx_bf16")
-    assert config.validate({"model": "auto"}).model == "p"

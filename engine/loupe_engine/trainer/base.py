@@ -10,7 +10,7 @@ import time
 import numpy as np
 import torch
 
-from loupe_engine import __version__
+from loupe_engine import __version__, config
 from loupe_engine.cpu import trains_bf16
 from loupe_engine.events import Cancelled, EngineError, cancel_requested, log
 from loupe_engine.models.load import checkpoint_arch, read_checkpoint
@@ -195,6 +195,8 @@ class BaseTrainer:
         log(f"seed {self.seed}")
         blueprint = copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "callbacks"})
         self.build_data()
+        self.choose_size()
+        blueprint["cfg"].model = self.cfg.model  # the data-parallel helpers build the size chosen here
         world = parallel.plan_world(self)
         if world == 1:
             return self.loop()
@@ -217,6 +219,24 @@ class BaseTrainer:
             torch.set_num_threads(threads)
             team.close(ok)
             self.world, self.train_loader = 1, unsharded
+
+    def choose_size(self):
+        """model=auto: the size from the hardware and the time budget per image (config.auto_model), decided once
+        the training data is known (its image count and, for a segmenter, the image size it chose), and logged."""
+        if self.cfg.model != "auto":
+            return
+        last = os.path.join(self.out, "last.pt")
+        if self.resume and os.path.isfile(last):  # a resumed run keeps its size whatever the cores or time left
+            self.cfg.model = read_checkpoint(last, "cpu", "nothing_to_resume")["size"]
+            log(f"model auto -> {self.cfg.model} (the size of the run resumed)")
+            return
+        package = type(self).__module__.split(".")[1]  # classify, segment, ocr; the detector's is `trainer`
+        task = package if package in ("classify", "segment", "ocr") else self.task
+        side = getattr(self, "train_size", None) or self.cfg.imgsz
+        size, why = config.auto_model(self.device.type == "cuda", self.bf16, task, self.budget,
+                                      len(self.train_loader.dataset), side, self.cfg.epochs, torch.get_num_threads())
+        self.cfg.model = size
+        log(f"model auto -> {size} ({why})")
 
     def loop(self):
         """The epochs. Every data-parallel rank runs it; rank 0 (`lead`) alone saves and decides, and validates
