@@ -88,8 +88,8 @@ const prob = (d: number): ParamDef => num('augmentation', d, 0, 1);
 /** Every SPEC §3 training parameter by the engine's key; the order is the form's. */
 export const TrainingParams = {
   /**
-   * auto: n on CUDA and on a CPU that trains in bfloat16 (AMX), p on other CPUs, where n trains in float32 at about
-   * 3.9x p's cost per image (engine/BENCHMARKS-FEW.md).
+   * auto: n on CUDA; on a CPU n when the time budget gives n at least 15 epochs over the training images (measured
+   * speeds per task; AMX's bfloat16 makes n cheaper), else p (engine/README.md, "Defaults by hardware and budget").
    */
   model: choice('basic', 'auto', ['auto', 'p', 'n', 's', 'm']),
   imgsz: int('basic', 640, 32, 4096, 'multipleOf32'),
