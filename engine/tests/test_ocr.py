@@ -113,6 +113,9 @@ def test_training_reports_text_metrics_and_saves_both_networks(ocr_run, ocr_data
         assert ck["rec"]["arch"]["n_classes"] == 13  # 12 characters + the CTC blank
         assert runner_for_checkpoint(f"{out}/{name}").__name__ == "loupe_engine.ocr.run"
     assert "synthetic" in err
+    if shutil.which("tesseract"):  # the zero-shot reader on the same validation boxes, next to the trained one
+        assert s["baseline_reader"].startswith("tesseract") and 0 <= s["baseline_char_acc"] <= 1
+        assert 0 <= s["baseline_line_acc"] <= 1 and results["metrics"]["baseline_char_acc"] == s["baseline_char_acc"]
 
 
 def test_test_reads_lines_and_scores_them(ocr_run, ocr_data, tmp_path):
@@ -217,9 +220,9 @@ def test_resume_after_kill_9_in_two_processes(ocr_data, tmp_path):
     assert "recognizer: batch 16, 8 per process, gradients averaged every step" in err
     after = torch.load(tmp_path / "r/last.pt", map_location="cpu")
     assert after["rec_train"]["steps"] > before["rec_train"]["steps"] > 0  # the recognizer went on too
-    # one recognizer epoch per detector epoch: global batches of 16, the last partial one dropped
-    crops = int(re.search(r"(\d+) crops per epoch", err).group(1))
-    assert after["rec_train"]["steps"] == 3 * (crops // 16)
+    # at least one pass of the recognizer per detector epoch: global batches of 16, the last partial one dropped
+    crops = int(re.search(r"(\d+) crops per pass", err).group(1))
+    assert after["rec_train"]["steps"] >= 3 * (crops // 16) and after["rec_train"]["passes"] >= 3
     assert after["images_seen"] > before["images_seen"] > 0
     assert events[-1]["summary"]["total_epochs"] == 3
 
@@ -295,6 +298,11 @@ def test_crop_reads_along_the_line_whatever_the_box_says():
     # natural width 32 * (50 + 2 * 2.5) / (10 + 2 * 1) = 146.7 -> 147 columns of image, then the padding
     assert np.allclose(x[:, :, 147:], 114 / 255) and not np.allclose(x[0, :, 140:147], 114 / 255)
     assert rectify(img, canonical(50, 50, 50, 10, 30), 128).shape == (3, 32, 128)  # wider than 128: squeezed
+    # the zero-shot reader's crop: the same pixels upright at the image's own resolution (here scaled up to 32 px)
+    from loupe_engine.ocr.run import upright
+    up = upright(img, canonical(50, 50, 50, 10, 30))
+    assert up.shape == (32, 147, 3) and up.dtype == np.uint8
+    assert np.abs(up.transpose(2, 0, 1) / 255 - x[:, :, :147]).mean() < 0.01
 
 
 def test_synthetic_lines_cover_characters_missing_from_the_labels():
@@ -309,6 +317,70 @@ def test_synthetic_lines_cover_characters_missing_from_the_labels():
         assert img.dtype == np.uint8 and 0 < cx < img.shape[1] and 0 < cy < img.shape[0] and w > 0 and h > 0
         assert text and set(text) <= set(charset)
     assert "Ж" in seen and "7" in seen
+
+
+def _drawn_line(rng, text):
+    """A 48 x 140 grey noisy image with `text` in a Hershey font, and its box (cx, cy, w, h, 0)."""
+    img = np.full((48, 140, 3), rng.randint(150, 220), np.int64)
+    img = np.clip(img + np.random.RandomState(rng.randrange(2 ** 31)).randint(-20, 20, img.shape), 0, 255)
+    img = img.astype(np.uint8)
+    face = rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX])
+    (tw, th), base = cv2.getTextSize(text, face, 0.9, 2)
+    x0, y0 = rng.randint(4, 140 - tw - 4), rng.randint(th + 4, 48 - base - 4)
+    cv2.putText(img, text, (x0, y0), face, 0.9, (20, 20, 30), 2, cv2.LINE_AA)
+    return img, (x0 + tw / 2, y0 - th / 2 + base / 2, tw + 4, th + base + 4, 0.0)
+
+
+def test_recognizer_reads_drawn_lines_after_250_steps():
+    """The recognizer as the OCR training teaches it (its crops: augmented real ones and synthetic lines, the
+    curriculum from short strings, AdamW at its rate with a warm-up) leaves CTC's all-blank plateau within 250
+    steps of 16 crops: it reads most digits of drawn lines it never saw. An all-blank recognizer scores 0. Seeded;
+    the floor is low because when the plateau is left varies from seed to seed (100 to 200 steps on 3 seeds, all
+    above 0.9 at 250); ~20 s on one core."""
+    from loupe_engine.ocr import data as D
+    from loupe_engine.ocr.crop import rectify
+    from loupe_engine.ocr.model import Recognizer
+    from loupe_engine.ocr.text import TextMetrics
+    from loupe_engine.ocr.train import REC_BATCH, REC_LR, curriculum_cap
+    from loupe_engine.ocr.val import recognize
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        rng, chars, width = random.Random(0), "0123456789", 64
+
+        def lines(n):
+            return [(*_drawn_line(rng, t), t) for t in ("".join(rng.choice(chars) for _ in range(rng.randint(2, 3)))
+                                                       for _ in range(n))]
+        train, val = lines(64), lines(40)
+        torch.manual_seed(0)
+        ds = D.RecTrainSet(train, list(chars), width, [], 0)
+        rec = Recognizer(len(chars) + 1)
+        opt = torch.optim.AdamW(rec.parameters(), lr=REC_LR, weight_decay=0.0005)
+        ctc = torch.nn.CTCLoss(blank=0, zero_infinity=True)
+        loader = torch.utils.data.DataLoader(ds, batch_size=REC_BATCH, shuffle=True, collate_fn=D.collate,
+                                             drop_last=True)
+        steps = 0
+        while steps < 250:
+            ds.epoch, ds.max_len, ds.camera = steps, curriculum_cap(steps, ds.max_text, 100), min(1.0, steps / 200)
+            for x, targets, lengths in loader:
+                for g in opt.param_groups:
+                    g["lr"] = REC_LR * min(1.0, (steps + 1) / 30)
+                logp = rec(x).log_softmax(2).transpose(0, 1)
+                loss = ctc(logp, targets, torch.full((len(x),), logp.shape[0], dtype=torch.long), lengths)
+                opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(rec.parameters(), 5.0)
+                opt.step()
+                steps += 1
+                if steps >= 250:
+                    break
+        m = TextMetrics()
+        for (read, _), (_, _, t) in zip(recognize(rec, [rectify(i, b, width) for i, b, _ in val], list(chars)), val):
+            m.update(read, t)
+        r = m.compute()
+        assert r["char_acc"] >= 0.6 and r["line_acc"] >= 0.3, r
+    finally:
+        torch.set_num_threads(threads)
 
 
 if __name__ == "__main__":

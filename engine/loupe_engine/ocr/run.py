@@ -1,8 +1,10 @@
 """`train`, `test` and `export` for OCR (called by commands.py and export.py for task ocr)."""
 import json
+import math
 import os
 import time
 
+import cv2
 import numpy as np
 import torch
 
@@ -17,7 +19,7 @@ from loupe_engine.models.load import checkpoint_arch, read_checkpoint
 from loupe_engine.nms import NMS_IOU
 from loupe_engine.ocr import val as V
 from loupe_engine.ocr.crop import LINE_ASPECT, MARGIN, MARGIN_X, PAD, REC_HEIGHT
-from loupe_engine.ocr.data import load_texts
+from loupe_engine.ocr.data import load_texts, read_rgb
 from loupe_engine.ocr.model import STRIDE, ExportedRecognizer, build_recognizer
 from loupe_engine.ocr.train import OcrTrainer
 from loupe_engine.tasks import apply_task_rules
@@ -75,11 +77,64 @@ def train(args):
     res = V.evaluate(det, rec, tr.val_records, tr.val_texts, tr.names, ck["rec"]["charset"], ck["rec"]["width"],
                      cfg.imgsz, criterion=tr.criterion, text_formats=ck["rec"].get("text_formats"))
     log(metrics_text(res))
+    base = baseline(tr.val_records, tr.val_texts)
+    res.update(base)
     tr.task = "ocr"
     report.finish(args, tr, det, res, {k: res[k] for k in ("mAP50", "mAP50_95", *OCR_KEYS)}
                   | {"suggested_conf": res["best_f1_conf"], "charset": "".join(ck["rec"]["charset"]),
                      "rec_width": ck["rec"]["width"], "best_epochs": ck["best_epochs"],
-                     "rec_param_count": sum(p.numel() for p in rec.parameters())})
+                     "rec_param_count": sum(p.numel() for p in rec.parameters())} | base)
+
+
+def baseline_crops(records, texts):
+    """The labelled text boxes of `records` cut upright with a little context (ocr/crop.py's margins) at the image's
+    own resolution (at least REC_HEIGHT px high) as uint8 RGB, and their texts."""
+    crops, truths = [], []
+    for r in records:
+        lines = [(b, t) for _, b, t in texts.get(r["id"], []) if t]
+        if lines:
+            img = read_rgb(r)
+            crops += [upright(img, b) for b, _ in lines]
+            truths += [t for _, t in lines]
+    return crops, truths
+
+
+def upright(img, box):
+    cx, cy, w, h, ang = box
+    bw, bh = w + 2 * MARGIN_X * h, h + 2 * MARGIN * h
+    k = max(1.0, REC_HEIGHT / max(bh, 1e-6))  # output pixels per image pixel
+    W, H = max(8, round(bw * k)), max(REC_HEIGHT, round(bh * k))
+    t = math.radians(ang)
+    c, s = math.cos(t) / k, math.sin(t) / k
+    # output pixel (X, Y) -> image: centre + rotation of the pixel's centre (X + 0.5 - W/2, Y + 0.5 - H/2) / k,
+    # less half a pixel (as rectify samples)
+    u, v = 0.5 - W / 2, 0.5 - H / 2
+    m = np.array([[c, -s, cx - 0.5 + c * u - s * v], [s, c, cy - 0.5 + s * u + c * v]])
+    return cv2.warpAffine(img, m, (W, H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def baseline(records, texts):
+    """The zero-shot reader (ocr/baseline.py) on the validation boxes: {baseline_char_acc, baseline_line_acc,
+    baseline_reader}, or {} when none is installed (or no box has a text)."""
+    try:
+        from loupe_engine.ocr.baseline import read_baseline
+    except ImportError:
+        return {}
+    crops, truths = baseline_crops(records, texts)
+    if not crops:
+        return {}
+    try:
+        got = read_baseline(crops, truths)
+    except Exception as e:  # noqa: BLE001 - a reader that fails must not cost the user the trained model
+        log(f"note: the zero-shot reader failed ({type(e).__name__}: {e}); no baseline")
+        return {}
+    if not got:
+        return {}
+    log(f"zero-shot baseline ({got['reader']}, {got['n']} boxes): char_acc {got['char_acc']:.4f}  "
+        f"line_acc {got['line_acc']:.4f}")
+    return {"baseline_char_acc": got["char_acc"], "baseline_line_acc": got["line_acc"],
+            "baseline_reader": got["reader"]}
 
 
 def test(args):

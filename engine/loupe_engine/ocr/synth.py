@@ -41,8 +41,11 @@ def text_colours(crop):
 class Renderer:
     """Draws (image, rbox, text) samples; the rectifying crop and its augmentation then treat them as real ones."""
 
-    def __init__(self, charset, texts, colours, backgrounds):
+    def __init__(self, charset, texts, colours, backgrounds, aspects=None):
         self.charset, self.texts = list(charset), list(texts)
+        # the labelled boxes' width per character in box heights: lines drawn in any font are stretched to these
+        # proportions half the time, so narrow plate or dot-matrix characters are learnt from narrow synthetic ones
+        self.aspects = [a for a in (aspects or []) if a > 0]
         self.colours = colours or [((200, 200, 200), (30, 30, 30))]
         self.backgrounds = backgrounds  # uint8 RGB images (parts of training images)
         self.lengths = [len(t) for t in texts] or [8]
@@ -70,14 +73,15 @@ class Renderer:
             self._missing[key] = ch == " " or bits(ch) != bits("\uffff")
         return self._missing[key]
 
-    def random_text(self, rng):
-        if self.texts and rng.random() < 0.5:
+    def random_text(self, rng, max_len=None):
+        if self.texts and rng.random() < 0.5 and max_len is None:
             t = list(rng.choice(self.texts))
             for k in range(len(t)):
                 if rng.random() < 0.3:
                     t[k] = rng.choice(self.charset)
         else:
-            t = [rng.choice(self.charset) for _ in range(rng.choice(self.lengths))]
+            n = rng.choice(self.lengths)
+            t = [rng.choice(self.charset) for _ in range(rng.randint(1, max(1, min(n, max_len))) if max_len else n)]
         return " ".join("".join(t).split()) or rng.choice([c for c in self.charset if c != " "] or ["0"])
 
     def _background(self, rng, w, h):
@@ -92,15 +96,34 @@ class Renderer:
         grad = np.linspace(rng.uniform(-30, 30), rng.uniform(-30, 30), w, dtype=np.float32)[None, :, None]
         return np.clip(bg + grad + np.zeros((h, w, 3), np.float32), 0, 255).astype(np.uint8)
 
-    def sample(self, rng):
-        """(uint8 RGB image, (cx, cy, w, h, angle_deg) of the text, text)."""
-        text = self.random_text(rng)
+    def sample(self, rng, max_len=None):
+        """(uint8 RGB image, (cx, cy, w, h, angle_deg) of the text, text). max_len: random strings of at most
+        that many characters (the curriculum's first steps)."""
+        text = self.random_text(rng, max_len)
         if self.fonts:
             path = rng.choice(self.fonts)
             text = "".join(c for c in text if self._covers(path, c)).strip() or text
-            return self._pil(rng, text, path) + (text,)
-        text = "".join(c for c in text if c in self.ascii).strip() or "0"
-        return self._hershey(rng, text) + (text,)
+            img, box = self._pil(rng, text, path)
+        else:
+            text = "".join(c for c in text if c in self.ascii).strip() or "0"
+            img, box = self._hershey(rng, text)
+        return self._like_labels(rng, img, box, len(text)) + (text,)
+
+    def _like_labels(self, rng, img, box, n):
+        """The line as the user's labels show text: its box loosened half the time (labellers draw around a plate
+        or a label, not the ink), then stretched across to a width per character of a labelled box."""
+        cx, cy, w, h, a = box
+        if rng.random() < 0.5:
+            h2 = h * rng.uniform(1.0, 1.5)
+            w, h = w + (h2 - h) * rng.uniform(0.5, 1.5), h2
+        if self.aspects and rng.random() < 0.5:
+            s = min(1.8, max(0.55, rng.choice(self.aspects) * h * n / max(w, 1.0)))
+            img = cv2.resize(img, (max(1, int(round(img.shape[1] * s))), img.shape[0]), interpolation=cv2.INTER_AREA
+                             if s < 1 else cv2.INTER_LINEAR)
+            cx, w = cx * s, w * s
+        H, W = img.shape[:2]
+        w, h = min(w, W), min(h, H)
+        return img, (cx, cy, w, h, a)
 
     def _colour(self, rng, canvas):
         fg = np.array(rng.choice(self.colours)[1], np.float32)

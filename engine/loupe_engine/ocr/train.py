@@ -27,6 +27,34 @@ from loupe_engine.trainer.detect import DetectTrainer
 
 REC_BATCH = 16  # small batches: more updates in a CPU budget
 REC_LR = 0.003  # AdamW; optimizer auto
+REC_WARMUP = 100  # recognizer steps of linear learning-rate warm-up
+REC_SHARE = 0.5  # of each epoch's training time while the detector trains (a crop costs ~7 ms, an image ~32)
+CURRICULUM_STEPS = 300  # recognizer steps until random synthetic strings reach the labels' length
+DET_PATIENCE = 3  # validations without DET_MIN_GAIN: the detector has converged and trains one batch per epoch
+DET_MIN_GAIN = 0.01  # relative gain of the detector's fitness that counts as progress
+
+
+def curriculum_cap(steps, longest, full_at=CURRICULUM_STEPS):
+    """The longest random synthetic string after `steps` recognizer steps: 1 character at first, the labels'
+    longest (no cap: None) from `full_at` steps on."""
+    cap = 1 + steps * longest // max(full_at, 1)
+    return cap if cap < longest else None
+
+
+class FirstBatches:
+    """The first k batches of a loader."""
+
+    def __init__(self, loader, k):
+        self.loader, self.k = loader, k
+
+    def __len__(self):
+        return min(self.k, len(self.loader))
+
+    def __iter__(self):
+        for i, b in enumerate(self.loader):
+            if i >= self.k:
+                return
+            yield b
 
 
 class OcrTrainer(DetectTrainer):
@@ -39,6 +67,9 @@ class OcrTrainer(DetectTrainer):
         self._det_improved = self._rec_improved = False
         self._best_det_state = self._best_rec_state = None
         self.best_det_epoch = self.best_rec_epoch = 0
+        self._det_full, self._det_frozen, self._det_stale = None, False, 0
+        self._det_last_s = self._det_full_s = self._t_det = None
+        self.rec_passes = 0
 
     # ---- data
     def build_data(self):
@@ -83,7 +114,7 @@ class OcrTrainer(DetectTrainer):
         unlabeled = sum(1 for r in self.train_records for _, _, t in texts.get(r["id"], []) if t is None)
         log(f"recognizer: {len(crops)} text boxes ({unlabeled} boxes without text train the detector only), "
             f"{len(self.charset)} characters {''.join(self.charset)!r}, input {REC_HEIGHT}x{self.rec_width}, "
-            f"{len(self.rec_set)} crops per epoch ({len(self.rec_set) - self.rec_set.n_real} synthetic)")
+            f"{len(self.rec_set)} crops per pass ({len(self.rec_set) - self.rec_set.n_real} synthetic)")
 
     # ---- networks
     def get_model(self):
@@ -110,6 +141,8 @@ class OcrTrainer(DetectTrainer):
                 self.rec_opt.load_state_dict(st["optimizer"])
                 self.rec_steps, self._det_best, self._rec_best = st["steps"], st["det_best"], st["rec_best"]
                 self.best_det_epoch, self.best_rec_epoch = st["best_det_epoch"], st["best_rec_epoch"]
+                self._det_frozen, self._det_stale = st.get("det_frozen", False), st.get("det_stale", 0)
+                self._det_full_s, self.rec_passes = st.get("det_full_s"), st.get("passes", 0)
                 elapsed0 = ck.get("elapsed_s", 0.0)
                 best = read_checkpoint(os.path.join(self.out, "best.pt"), "cpu", "nothing_to_resume")
                 self._best_det_state, self._best_rec_state = best["model"], best["rec"]["model"]
@@ -154,18 +187,76 @@ class OcrTrainer(DetectTrainer):
         finally:
             torch.set_num_threads(threads)
 
-    # ---- the recognizer's epoch, before the detector's
+    # ---- the recognizer's share of each epoch, before the detector's
+    def loop(self):
+        try:
+            return super().loop()
+        finally:
+            if getattr(self, "_det_full", None) is not None:
+                self.train_loader = self._det_full
+
+    def rec_seconds(self):
+        """Rank 0: how long the recognizer trains this epoch. As long as the detector trained in its last epoch
+        (REC_SHARE of the time), once the detector has converged as long as the detector's epochs took before; at
+        least one pass over its crops (decided by the caller)."""
+        det = self._det_full_s if self._det_frozen else self._det_last_s
+        return det * REC_SHARE / (1 - REC_SHARE) if det else 0.0
+
     def set_epoch(self, epoch):
         super().set_epoch(epoch)
-        self.rec_set.epoch = epoch
+        if self._t_det is not None:  # the detector's last epoch, its validation included
+            self._det_last_s = time.time() - self._t_det
+            if not self._det_frozen:
+                self._det_full_s = self._det_last_s
+        if self._det_full is None:
+            self._det_full = self.train_loader
+        if self.world > 1:  # rank 0 decided in validate(); every rank trains the same batches
+            self._det_frozen = bool(parallel.broadcast_ints([int(self._det_frozen)])[0])
+        # a converged detector takes one batch per epoch (the loop, its EMA and its schedule go on unchanged) and
+        # leaves the rest of the epoch to the recognizer
+        self.train_loader = FirstBatches(self._det_full, 1) if self._det_frozen else self._det_full
         self.rec.train()
+        t0, slice_s = time.time(), self.rec_seconds()
+        loss_sum, n, passes, stop = 0.0, 0, 0, False
+        while not stop:
+            loss_sum, n, stop = self._rec_pass(epoch, t0, slice_s, passes, loss_sum, n)
+            passes += 1
+        if self.world > 1:
+            total = torch.tensor([loss_sum, n], dtype=torch.float64)
+            torch.distributed.all_reduce(total)
+            loss_sum, n = total.tolist()
+        self.rec_loss = loss_sum / max(n, 1)
+        self.rec_img_per_s = n / max(time.time() - t0, 1e-6)
+        self.rec_passes += passes
+        if self.rank == 0:
+            log(f"recognizer: {passes} pass{'es' if passes > 1 else ''} over its crops in {time.time() - t0:.0f} s "
+                f"({self.rec_steps} steps so far), loss {self.rec_loss:.3f}"
+                + ("; detector converged, one batch per epoch" if self._det_frozen else ""))
+        self._t_det = time.time()
+
+    def rec_progress(self, epoch, frac):
+        """Share of the run done, for the recognizer's schedule: of the time budget, else of the planned epochs."""
+        if self.budget:
+            return min(1.0, (time.time() - self._t0) / self.budget)
+        return min(1.0, (epoch + frac) / max(self.epochs, 1))
+
+    def _rec_pass(self, epoch, t0, slice_s, passes, loss_sum, n):
+        """One pass over the recognizer's crops, cut short when the epoch's slice of time or the budget runs out
+        (rank 0's clock). Returns (loss sum, crops, stop)."""
+        self.rec_set.epoch = self.rec_passes + passes  # new augmentation and synthetic lines every pass
+        # curriculum: random synthetic strings start short (a character or two) and reach full length after
+        # CURRICULUM_STEPS steps: alignments of short strings are found first, and CTC leaves its all-blank
+        # plateau sooner
+        self.rec_set.max_len = curriculum_cap(self.rec_steps, self.rec_set.max_text)
+        self.rec_set.camera = min(1.0, self.rec_steps / (2 * CURRICULUM_STEPS))
         loader = self.rec_loader if self.rec_shard is None else self.rec_shard
         nb = len(loader)
-        warm = min(100, max(nb * self.epochs // 10, 1))
-        loss_sum, n, t0 = 0.0, 0, time.time()
+        warm = min(REC_WARMUP, max(nb * self.epochs // 10, 1))
+        stop = False
         for bi, (x, targets, lengths) in enumerate(loader):
             check_cancel()
-            f = self._lf(epoch + bi / nb) * min(1.0, (self.rec_steps + 1) / warm)
+            frac = min(1.0, (time.time() - t0) / slice_s) if slice_s else (passes + bi / nb) / (passes + 1)
+            f = self._lf(self.rec_progress(epoch, frac) * max(self.epochs, 1)) * min(1.0, (self.rec_steps + 1) / warm)
             for g in self.rec_opt.param_groups:
                 g["lr"] = self.rec_lr * f
             logp = self.rec_net(x.to(self.device)).log_softmax(2).transpose(0, 1)  # (T, B, C)
@@ -173,22 +264,21 @@ class OcrTrainer(DetectTrainer):
             loss = self.ctc(logp, targets.to(self.device), steps, lengths)
             self.rec_opt.zero_grad(set_to_none=True)
             loss.backward()
-            over = bool(self.budget and time.time() - self._t0 > self.budget)
-            if self.world > 1:
-                over = parallel.broadcast_ints([over])[0]  # rank 0 keeps the clock: every process stops on this step
+            now = time.time()
+            over = bool(self.budget and now - self._t0 > self.budget)
+            # the slice ends after a whole pass at least; at the end of a pass when the slice is spent
+            done = passes > 0 and now - t0 > slice_s or bi == nb - 1 and now - t0 > slice_s
+            if self.world > 1:  # rank 0 keeps the clock: every process stops on this step
+                over, done = parallel.broadcast_ints([over, done])
             torch.nn.utils.clip_grad_norm_(self.rec.parameters(), 5.0)
             self.rec_opt.step()
             self.rec_steps += 1
             loss_sum += float(loss) * len(x)
             n += len(x)
-            if over:
+            if over or done:
+                stop = True
                 break
-        if self.world > 1:
-            total = torch.tensor([loss_sum, n], dtype=torch.float64)
-            torch.distributed.all_reduce(total)
-            loss_sum, n = total.tolist()
-        self.rec_loss = loss_sum / max(n, 1)
-        self.rec_img_per_s = n / max(time.time() - t0, 1e-6)
+        return loss_sum, n, stop
 
     # ---- validation: detection, recognition on the labelled boxes, and both end to end
     def validate(self, model, final=False):
@@ -201,6 +291,12 @@ class OcrTrainer(DetectTrainer):
         det = 0.1 * res["mAP50"] + 0.9 * res["mAP50_95"]
         rec = res["rec_char_acc"] - 1e-4 * min(res.get("rec_val_loss") or 0.0, 10.0)
         self._det_improved, self._rec_improved = det > self._det_best, rec > self._rec_best
+        if not self._det_frozen:
+            self._det_stale = 0 if det > self._det_best * (1 + DET_MIN_GAIN) + 1e-4 else self._det_stale + 1
+            if self._det_stale >= DET_PATIENCE:
+                self._det_frozen = True
+                log(f"detector converged (fitness {max(det, self._det_best):.4f}, under {DET_MIN_GAIN:.0%} gain in "
+                    f"{DET_PATIENCE} epochs): it trains one batch per epoch from now, the recognizer the rest")
         self._det_best, self._rec_best = max(det, self._det_best), max(rec, self._rec_best)
         return res
 
@@ -225,7 +321,8 @@ class OcrTrainer(DetectTrainer):
         base = self.checkpoint_base(model)
         rec_train = {"optimizer": self.rec_opt.state_dict(), "steps": self.rec_steps, "det_best": self._det_best,
                      "rec_best": self._rec_best, "best_det_epoch": self.best_det_epoch,
-                     "best_rec_epoch": self.best_rec_epoch}
+                     "best_rec_epoch": self.best_rec_epoch, "det_frozen": self._det_frozen,
+                     "det_stale": self._det_stale, "det_full_s": self._det_full_s, "passes": self.rec_passes}
         last = {**base, **state, "model": ema.state_dict(), "train_model": model.state_dict(),
                 "optimizer": opt.state_dict(), "rec": self.rec_entry(self.rec.state_dict()), "rec_train": rec_train}
         best = {**base, "model": self._best_det_state, "epoch": epoch, "rec": self.rec_entry(self._best_rec_state),
