@@ -22,6 +22,7 @@ from loupe_engine.data.raster import fill_polygon
 from loupe_engine.events import EngineError, log
 
 OUTSIDE_TOLERANCE = 1.0  # px a polygon vertex may lie outside its image (rounding of labelling tools)
+MAX_AUTO_SIZE = 2048  # the largest imgsz auto_size picks (its tiles train at default / 2 whatever the size)
 
 
 def _parts(a):
@@ -153,12 +154,14 @@ class SegmentTrainSet(torch.utils.data.Dataset):
     """Mosaic, random affine, CutMix, copy-paste of mirrored instances, HSV, auto-augment, erasing, flips, BGR;
     the label map travels with every geometric op (nearest neighbour, background outside the image)."""
 
-    def __init__(self, records, cfg, nc, overlap):
+    def __init__(self, records, cfg, nc, overlap, centred=0.0):
         self.records, self.cfg, self.nc, self.overlap = records, cfg, nc, overlap
         self.images = Images(records, cfg.imgsz, cfg.cache)
         self.s, self.out = cfg.imgsz, cfg.crop or cfg.imgsz
         self.k = 1 if overlap else nc
         self.mosaic_on = True
+        self.weights = sample_weights(records, nc)
+        self.centred = centred  # probability that a crop (tile or mosaic window) is centred on a labelled pixel
 
     def __len__(self):
         return len(self.records)
@@ -172,12 +175,22 @@ class SegmentTrainSet(torch.utils.data.Dataset):
     def _geometric(self, i):
         cfg, s, empty = self.cfg, self.s, (np.zeros(0, np.int64), np.zeros((0, 4, 2), np.float32))
         if self.mosaic_on and random.random() < cfg.mosaic:
-            idx = [i] + random.choices(range(len(self)), k=3)
+            # the other three drawn like the sampler draws (defective images and rare classes more often)
+            idx = [i] + random.choices(range(len(self)), weights=self.weights, k=3)
             stack, _, _, centre = A.mosaic4([(self._one(j), *empty) for j in idx], s, [A.PAD] * 3 + [0] * self.k)
             extent = (s, s)
+            room = 2 * s > self.out
         else:
             stack = self._one(i)
             centre, extent = (stack.shape[1] / 2, stack.shape[0] / 2), (stack.shape[1], stack.shape[0])
+            room = max(extent) > self.out
+        if room and self.centred and random.random() < self.centred:
+            # a window centred on a labelled pixel: thin, rare defects at full resolution instead of a window of
+            # background (the affine's translate still moves it by up to +-translate of the window)
+            ys, xs = np.nonzero(stack[..., 3:].any(2))
+            if len(ys):
+                j = random.randrange(len(ys))
+                centre, extent = (xs[j] + 0.5, ys[j] + 0.5), (self.out, self.out)
         M = A.affine_matrix((self.out, self.out), centre, extent, cfg)
         size = (self.out, self.out)
         img = warp(stack[..., :3], M, size, cfg.perspective, False, A.PAD)
@@ -206,6 +219,51 @@ class SegmentTrainSet(torch.utils.data.Dataset):
         lab = np.ascontiguousarray(lab)
         target = torch.from_numpy(lab[..., 0]).long() if self.overlap else torch.from_numpy(lab.transpose(2, 0, 1))
         return to_tensor(img), target.contiguous(), i
+
+
+def sample_weights(records, nc, free_share=1 / 3):
+    """How often each training image is drawn: images with a rarer class more often (inverse square root of the
+    class's image count, the rarest image class wins), and defect-free images together at most `free_share` of the
+    draws (they stay in as negatives; a set that is 71 % defect-free otherwise shows a defect in under a third of
+    its images and a model learns that "background" is nearly always right)."""
+    counts = np.zeros(nc)
+    for r in records:
+        counts[np.unique(r["cls"])] += 1
+    w = np.array([max((1 / counts[c] ** 0.5 for c in np.unique(r["cls"])), default=0.0) for r in records])
+    free = w == 0
+    if free.all():
+        return np.ones(len(records)).tolist()
+    w[~free] /= w[~free].mean()
+    if free.any():
+        share = min(free.mean(), free_share)  # never more than their own share of the set
+        w[free] = share / (1 - share) * w[~free].sum() / free.sum()
+    return w.tolist()
+
+
+def thickness(polys):
+    """Width of a thin shape: 2 x area / perimeter (a w x l strip: about w; a disc: its radius)."""
+    area = poly_area(polys)
+    per = sum(float(np.linalg.norm(np.diff(np.vstack([p, p[:1]]), axis=0), axis=1).sum()) for p in polys)
+    return 2 * area / max(per, 1e-6)
+
+
+def auto_size(records, default, min_thickness=4.0):
+    """(imgsz, crop) from the training images and their labelled shapes when the user set no imgsz: the images'
+    median long side (a multiple of 32, at least 64), so defects are seen at their own resolution -- upsampling
+    small images to the default costs (default / side)^2 the time per image and adds no detail. Larger images are
+    shrunk towards `default` only as far as the thinnest tenth of the shapes keeps `min_thickness` px (the head's
+    stride is 4), to MAX_AUTO_SIZE at most; when that leaves them above `default`, training runs on
+    full-resolution tiles of default / 2."""
+    longs = sorted(max(r["width"], r["height"]) for r in records)
+    long = longs[len(longs) // 2]
+    thin = [thickness(p) for r in records for p in r["polys"]]
+    scale = 1.0
+    if long > default:
+        t10 = float(np.percentile(thin, 10)) if thin else float("inf")
+        scale = max(default / long, min(1.0, min_thickness / max(t10, 1e-6)))
+    imgsz = min(MAX_AUTO_SIZE, max(64, int(np.ceil(long * scale / 32)) * 32))
+    crop = (default // 2) // 32 * 32 if imgsz > default else 0
+    return imgsz, crop
 
 
 def cutmix(a, b):

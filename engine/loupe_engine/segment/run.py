@@ -43,7 +43,7 @@ def train(args):
     overrides = {**args.params, **config.parse_set(args.set)}
     cfg = apply_task_rules("segment", config.validate(overrides), overrides)
     tr = SegmentTrainer(cfg, args.data, args.val, args.images, args.out, callbacks=report.callbacks(_line),
-                        max_seconds=args.max_seconds, resume=args.resume)
+                        max_seconds=args.max_seconds, resume=args.resume, size_set="imgsz" in overrides)
     tr.train()
     emit("phase", phase="validating")
     model, _ = load_checkpoint(os.path.join(args.out, "best.pt"), tr.device)

@@ -9,12 +9,13 @@ import torch.nn.functional as F
 from loupe_engine.data.coco import check_images
 from loupe_engine.events import EngineError, log
 from loupe_engine.models.segmenter import Segmenter
-from loupe_engine.segment.data import SegmentTrainSet, collate, load_polygons
+from loupe_engine.segment.data import SegmentTrainSet, auto_size, collate, load_polygons
 from loupe_engine.segment.loss import SegmentLoss
 from loupe_engine.segment.val import evaluate
 from loupe_engine.trainer.base import BaseTrainer
 
 VAL_DURING_TRAINING = 100  # images validated each epoch; the final evaluation uses them all
+CENTRED = 0.5  # share of training windows (mosaic windows, tiles) centred on a labelled pixel
 RAM_BUDGET = 2e9  # bytes of decoded validation images kept in memory
 
 
@@ -22,10 +23,11 @@ class SegmentTrainer(BaseTrainer):
     loss_names = ("ce", "dice")
     bn_recalibration = 10
 
-    def __init__(self, cfg, data, val, images, out_dir, **kw):
+    def __init__(self, cfg, data, val, images, out_dir, size_set=True, **kw):
         super().__init__(cfg, out_dir, **kw)
         self.task, self.overlap = "segment", cfg.overlap_mask
         self.data, self.val_path, self.images = data, val, images
+        self.size_set = size_set  # False: imgsz (and crop, unless set) follow the data (data.auto_size)
         self.train_size = cfg.crop or cfg.imgsz
 
     def build_data(self):
@@ -44,19 +46,28 @@ class SegmentTrainer(BaseTrainer):
             names, self.cat_ids = ["object"], {0: 1}
             for r in train + val:
                 r["cls"] = np.zeros_like(r["cls"])
+        if not self.size_set:
+            imgsz, crop = auto_size(train, cfg.imgsz)
+            cfg.crop = cfg.crop if cfg.crop and cfg.crop < imgsz else crop
+            cfg.imgsz, self.train_size = imgsz, cfg.crop or imgsz
+            log(f"imgsz auto -> {imgsz} from the training images' sizes and their labelled shapes"
+                + (f", training on full-resolution tiles of {cfg.crop}" if cfg.crop else ""))
         check_images(train, keep=cfg.cache)
         check_images(val, keep=sum(r["width"] * r["height"] * 3 for r in val) < RAM_BUDGET)
         self.names, self.train_records, self.val_records = names, train, val
         self.batch = batch = self.auto_batch(len(train), self.train_size)
-        self.train_set = SegmentTrainSet(train, cfg, len(names), self.overlap)
+        self.train_set = SegmentTrainSet(train, cfg, len(names), self.overlap, CENTRED)
+        # an epoch is as many draws as there are images, defective images and rare classes drawn more often
+        sampler = torch.utils.data.WeightedRandomSampler(self.train_set.weights, len(train))
         self.train_loader = torch.utils.data.DataLoader(
-            self.train_set, batch_size=batch, shuffle=True, collate_fn=collate, num_workers=cfg.workers,
+            self.train_set, batch_size=batch, sampler=sampler, collate_fn=collate, num_workers=cfg.workers,
             drop_last=len(train) > batch, persistent_workers=cfg.workers > 0)
         step = max(1, len(val) // VAL_DURING_TRAINING)
         self.val_quick = val[::step][:VAL_DURING_TRAINING]
         n_poly = sum(len(r["cls"]) for r in train)
-        log(f"{len(train)} training / {len(val)} validation images, {n_poly} polygons, {len(names)} classes, "
-            f"overlap_mask={self.overlap}, batch {batch}")
+        free = sum(not len(r["cls"]) for r in train)
+        log(f"{len(train)} training / {len(val)} validation images ({free} without a polygon), {n_poly} polygons, "
+            f"{len(names)} classes, overlap_mask={self.overlap}, batch {batch}")
 
     def get_model(self):
         return self.load_pretrained(Segmenter(len(self.names), self.cfg.model, self.cfg.dropout, self.overlap))
