@@ -178,42 +178,43 @@ def validate(overrides):
     return cfg
 
 
-# model=auto (engine/README.md, "Defaults by hardware and budget"). Training images/s of the p and n sizes of each
-# task at SPEED_SIDE px on SPEED_CORES cores (the 2-core development machine, one process per core, default settings):
-# float32 measured on its AMD EPYC (no AMX) with 80 s runs of each task under the load of two other trainings;
-# bfloat16 (AMX, amp) measured for the detector only (BENCHMARKS-CPU.md runs 34-37: p 16.2, n 8.7-9.1 images/s at
-# 704 px), the other tasks scaled from their float32 p by the detector's AMX speed-up with the detector's n/p ratio.
-SPEED_SIDE, SPEED_CORES = 640, 2
+# model=auto (engine/README.md, "Defaults by hardware and budget"). Training images/s of p and n per task at the
+# task's default image side (segment: the 256 px its automatic size chose for the 256 px drawn parts), measured in
+# float32 on the development machine's AMD EPYC (2 cores, no AMX, one process per core) with 80-100 s runs of the
+# engine CLI while two other engineers' trainings shared the cores (load average 3.5-8): medians of the epochs,
+# about half an idle machine's speed (the detector's p 6.0-7.2 and n 2.70 at load 2-4, BENCHMARKS-FEW.md), so the
+# rule errs toward p. Only n's figure decides; p's is the table's comparison.
+FLOAT32_SPEED = {"detect": (640, 3.4, 1.5), "obb": (640, 2.35, 1.07), "classify": (640, 4.3, 3.4),
+                 "segment": (256, 12.0, 8.5), "ocr": (640, 2.7, 1.84)}
+# bfloat16 (AMX with amp) was measured for the detector only, on the AMX Xeon of BENCHMARKS-CPU.md (n 8.7-9.5
+# images/s at 704 px, runs 36-38; 10.7 at 640 px by the rule below): AMX_N_GAIN times the detector's n above. Every
+# task's n is taken to gain as much (not measured: there is no AMX CPU here now).
 FIXED_PX2 = 80_000  # a training image of side S costs FIXED_PX2 + S*S (server estimate.ts sizeScale: same rule)
-FLOAT32_SPEED = {"detect": (6.0, 2.7), "obb": (6.0, 2.7), "classify": (6.0, 2.7), "segment": (6.0, 2.7),
-                 "ocr": (6.0, 2.7)}
-_TO_640 = (FIXED_PX2 + 704 ** 2) / (FIXED_PX2 + SPEED_SIDE ** 2)
-_AMX_P, _AMX_N = 16.2 * _TO_640, 8.9 * _TO_640  # the detector at 704 px, scaled to 640
-BF16_SPEED = {t: (p * _AMX_P / FLOAT32_SPEED["detect"][0], p * _AMX_N / FLOAT32_SPEED["detect"][0])
-              for t, (p, _) in FLOAT32_SPEED.items()}
-# n needs this many epochs to beat p: on the AMX Xeon n's 15-16 epochs in 30 minutes scored DeepPCB mAP50 0.957
-# where p's 29 scored 0.943 (BENCHMARKS-CPU.md runs 35-37); below it, p's extra epochs are worth more.
+AMX_N_GAIN = 9.1 * (FIXED_PX2 + 704 ** 2) / (FIXED_PX2 + 640 ** 2) / FLOAT32_SPEED["detect"][2]
+SPEED_CORES = 2
+# n needs this many epochs to beat p: on the AMX Xeon n's 15-17 epochs in 30 minutes scored DeepPCB one-view mAP50
+# 0.957-0.960 where p's 19-29 had scored 0.930-0.946 (BENCHMARKS-CPU.md runs 28-38); below it, p's extra epochs
+# are worth more (the issue's segmenter: 3 epochs of n in 20 minutes learned nothing).
 MIN_EPOCHS_N = 15
 
 
-def auto_model(cuda, cpu_bf16, task="detect", budget_s=None, images=None, imgsz=SPEED_SIDE, epochs=100,
+def auto_model(cuda, cpu_bf16, task="detect", budget_s=None, images=None, imgsz=640, epochs=100,
                cores=SPEED_CORES):
     """The size `model=auto` trains and why: (size, reason).
 
     On CUDA n (a GPU runs n's convolutions at little more than p's cost; s and m are never chosen automatically:
     their gain was not measured on any hardware here). On a CPU: n when the run can give n at least MIN_EPOCHS_N
     epochs, else p (pico). n's epochs = min(epochs, budget_s x n's images/s / images), n's images/s from the
-    task's measured figures (FLOAT32_SPEED, or BF16_SPEED on a CPU that trains in bfloat16: AMX with amp) scaled
-    to this image side (FIXED_PX2 + side^2) and core count; without a budget or a dataset size, `epochs` alone.
-    So on a CPU without AMX, where n costs 2-3x p per image in float32, a small budget or a large dataset keeps
-    p; a long budget (or a small dataset) affords n's epochs; on AMX (n at 1.9x p) n comes sooner."""
+    task's measured float32 figure (FLOAT32_SPEED; times AMX_N_GAIN on a CPU that trains in bfloat16: AMX with
+    amp) scaled to this image side (FIXED_PX2 + side^2) and core count; without a budget or a dataset size,
+    `epochs` alone. So on a CPU without AMX, where n costs 1.3-3x p per image in float32, a small budget or a
+    large dataset keeps p; a long budget (or a small dataset) affords n's epochs; on AMX n comes sooner."""
     if cuda:
         return "n", "CUDA"
     kind = "bfloat16 (AMX)" if cpu_bf16 else "float32 (no AMX)"
-    table = BF16_SPEED if cpu_bf16 else FLOAT32_SPEED
-    speeds = table.get(task, table["detect"])
-    scale = (FIXED_PX2 + SPEED_SIDE ** 2) / (FIXED_PX2 + imgsz ** 2) * max(cores, 1) / SPEED_CORES
-    n_rate = speeds[1] * scale
+    side, _, n_speed = FLOAT32_SPEED.get(task, FLOAT32_SPEED["detect"])
+    scale = (FIXED_PX2 + side ** 2) / (FIXED_PX2 + imgsz ** 2) * max(cores, 1) / SPEED_CORES
+    n_rate = n_speed * scale * (AMX_N_GAIN if cpu_bf16 else 1.0)
     if budget_s and images:
         n_epochs = min(epochs, budget_s * n_rate / images)
         basis = (f"{budget_s:.0f} s x ~{n_rate:.1f} images/s for n / {images} images = {n_epochs:.1f} epochs "

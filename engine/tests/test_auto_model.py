@@ -35,8 +35,9 @@ def test_amx_affords_n_sooner_than_float32(task):
     """The same budget and data: n on a CPU that trains in bfloat16 (AMX), p on one that trains in float32."""
     images, side = 500, 640
     # the budget that gives float32's n 10 epochs gives bfloat16's n more than MIN_EPOCHS_N (it runs n ~4x faster)
-    scale = (config.FIXED_PX2 + config.SPEED_SIDE ** 2) / (config.FIXED_PX2 + side ** 2)
-    budget = 10 * images / (config.FLOAT32_SPEED[task][1] * scale)
+    assert 10 * config.AMX_N_GAIN > MIN_EPOCHS_N
+    ref_side, _, n_speed = config.FLOAT32_SPEED[task]
+    budget = 10 * images / (n_speed * (config.FIXED_PX2 + ref_side ** 2) / (config.FIXED_PX2 + side ** 2))
     assert auto_model(False, False, task, budget, images, side)[0] == "p"
     assert auto_model(False, True, task, budget, images, side)[0] == "n"
     # and a tiny budget keeps p even there
@@ -67,8 +68,9 @@ def test_the_trainer_decides_from_its_data_budget_and_cpu_flags(det_data, tmp_pa
         pytest.skip("the CPU branches need a machine without CUDA")
     monkeypatch.setenv(FLAGS_ENV, flags)
     images, side, cores = 14, 64, torch.get_num_threads()
-    scale = (config.FIXED_PX2 + config.SPEED_SIDE ** 2) / (config.FIXED_PX2 + side ** 2) * cores / config.SPEED_CORES
-    short = 10 * images / (config.FLOAT32_SPEED["detect"][1] * scale)  # float32 n: 10 epochs, bfloat16 n: ~40
+    ref_side, _, n_speed = config.FLOAT32_SPEED["detect"]
+    scale = (config.FIXED_PX2 + ref_side ** 2) / (config.FIXED_PX2 + side ** 2) * cores / config.SPEED_CORES
+    short = 10 * images / (n_speed * scale)  # float32 n: 10 epochs, bfloat16 n: ~40
     for budget, expect in ((short, expect_short), (100 * short, expect_long)):
         cfg = config.validate({"model": "auto", "imgsz": side, "epochs": 100, "amp": amp})
         tr = DetectTrainer(cfg, "detect", f"{det_data}/train.json", f"{det_data}/val.json", f"{det_data}/images",
