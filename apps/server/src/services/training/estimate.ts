@@ -9,8 +9,9 @@ import { taskOf } from './trainings.js';
 /**
  * Conservative training images per second at 640 px on a 2-core CPU without AMX (float32), the fallback when
  * this server has trained nothing comparable yet: p 6.0-7.2 and n 2.7 measured (engine/BENCHMARKS-FEW.md, issue
- * 30's EPYC), s and m scaled from n by their FLOPs (unmeasured). `auto` is p there (n where bfloat16 or CUDA
- * make n cheaper, which is faster still), so p's figure stands for it.
+ * 30's EPYC), s and m scaled from n by their FLOPs (unmeasured). `auto` is p there unless the time limit affords n
+ * 15 epochs over the training images (engine config.auto_model, engine/README.md "Defaults by hardware and
+ * budget"), so p's figure stands for it; where auto picks n the epochs fit the limit by that rule.
  */
 export const TABLE_IMG_PER_S_640: Record<string, number> = { auto: 6, p: 6, n: 2.7, s: 1, m: 0.4 };
 /**
