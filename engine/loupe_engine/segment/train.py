@@ -16,6 +16,7 @@ from loupe_engine.trainer.base import BaseTrainer
 
 VAL_DURING_TRAINING = 100  # images validated each epoch; the final evaluation uses them all
 CENTRED = 0.5  # share of training windows (mosaic windows, tiles) centred on a labelled pixel
+UNEVEN = 1.5  # sampling weights this uneven (largest / smallest) draw images by weight, else each once an epoch
 RAM_BUDGET = 2e9  # bytes of decoded validation images kept in memory
 
 
@@ -57,13 +58,18 @@ class SegmentTrainer(BaseTrainer):
         self.names, self.train_records, self.val_records = names, train, val
         self.batch = batch = self.auto_batch(len(train), self.train_size)
         self.train_set = SegmentTrainSet(train, cfg, len(names), self.overlap, CENTRED)
-        # an epoch is as many draws as there are images, defective images and rare classes drawn more often
-        sampler = torch.utils.data.WeightedRandomSampler(self.train_set.weights, len(train))
+        # an epoch is as many draws as there are images, defective images and rare classes drawn more often; where
+        # the weights are nearly even, every image once per epoch (drawing with replacement skips a third of them)
+        w = self.train_set.weights
+        sampler = (torch.utils.data.WeightedRandomSampler(w, len(train)) if max(w) >= UNEVEN * min(w) else
+                   torch.utils.data.RandomSampler(train))
         self.train_loader = torch.utils.data.DataLoader(
             self.train_set, batch_size=batch, sampler=sampler, collate_fn=collate, num_workers=cfg.workers,
             drop_last=len(train) > batch, persistent_workers=cfg.workers > 0)
-        step = max(1, len(val) // VAL_DURING_TRAINING)
-        self.val_quick = val[::step][:VAL_DURING_TRAINING]
+        # evenly spread over the whole set: the first 100 of 180 names sorted by class left one class out, and the
+        # epoch's mIoU (which picks best.pt) then scored that class 0 whenever the model predicted it anywhere
+        n = min(len(val), VAL_DURING_TRAINING)
+        self.val_quick = [val[k * len(val) // n] for k in range(n)]
         n_poly = sum(len(r["cls"]) for r in train)
         free = sum(not len(r["cls"]) for r in train)
         log(f"{len(train)} training / {len(val)} validation images ({free} without a polygon), {n_poly} polygons, "
