@@ -152,7 +152,10 @@ def test_classify_and_segment_train_in_two_processes(tmp_path):
                                 f"{seg}/images", "--out", tmp_path / "s", "--set", "imgsz=64", "--set", "seed=3",
                                 "--set", "epochs=8", "--set", "procs=2")
     assert "data-parallel: 2 processes" in err
-    assert events[-1]["summary"]["mIoU"] > 0.3  # predicting background everywhere scores 0
+    # Predicting background everywhere scores 0. This checks that two processes learn together, not how well:
+    # 8 epochs of 32 images leave about +-0.1 between seeds (0.30 with the mined loss of issue 32, 0.34 before);
+    # engine/tests/test_segment.py holds the segmenter's accuracy floors.
+    assert events[-1]["summary"]["mIoU"] > 0.2
 
 
 def test_a_dead_helper_ends_the_run_instead_of_hanging(det_data, tmp_path):
