@@ -84,7 +84,14 @@ test('an administrator onboards a new user without SMTP: outbox, copied link, re
     const priority = row.getByTestId(`priority-${newcomer.email}`);
     // Above the bound the server validates: the field keeps it within 0-10, and saves what it shows.
     await priority.fill('42');
+    // The row's field is keyed by the saved value: it is rebuilt when the list comes back after this save. Typing
+    // before that lands in the field about to be replaced (under CI load the list came back after the next fill).
+    const clamped = admin.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/settings'));
+    const refetched = clamped.then(() =>
+      admin.waitForResponse((r) => r.request().method() === 'GET' && r.url().includes('/api/admin/accounts')),
+    );
     await priority.press('Enter');
+    await refetched;
     await expect(priority).toHaveValue('10');
     await priority.fill('5');
     // The earlier saves' "Saved" message may still show: wait for this save's own answer before reloading.
