@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Limits } from './limits.js';
+import type { ModelType } from './menus.js';
 
 /**
  * Gallery, labels, annotations and dataset export (SPEC §2 /gallery, /download/downloadImage; §3 image,
@@ -78,15 +79,33 @@ export type Split = (typeof Splits)[number];
 export const ImageTestStates = ['untested', 'unprocessed', 'tested'] as const;
 export type ImageTestState = (typeof ImageTestStates)[number];
 
-export const ExportFormats = ['coco', 'voc', 'yolo', 'labelme'] as const;
+/**
+ * Annotation formats read and written (issue 33). `yolo` covers Ultralytics' detection, segmentation and OBB
+ * label lines (a rotated box is written as an OBB line); `dota` is DOTA v1 text (8 corners, class,
+ * difficulty); `cvat` is "CVAT for images" XML 1.1. Rotated boxes travel as rotated boxes wherever the format
+ * has them (YOLO OBB lines, DOTA, CVAT `rotation`, LabelMe `rotation`, VOC `robndbox`, COCO's `rbox` extension).
+ */
+export const ExportFormats = ['coco', 'voc', 'yolo', 'labelme', 'dota', 'cvat'] as const;
 export type ExportFormat = (typeof ExportFormats)[number];
-/** What an annotation ZIP turned out to be (the four export formats). */
-export const AnnotationFormats = ExportFormats;
+/**
+ * The formats a model type's export offers: those that hold its shapes without loss. DOTA has only
+ * four-corner boxes and no text (detection); YOLO has no text (not OCR). Classification exports class folders
+ * whatever the format.
+ */
+export function exportFormatsFor(type: ModelType | undefined): readonly ExportFormat[] {
+  if (type === 'DETECTION') return ExportFormats;
+  if (type === 'OCR') return ['coco', 'voc', 'labelme', 'cvat'];
+  return ['coco', 'voc', 'yolo', 'labelme', 'cvat'];
+}
+
+/** What an annotation ZIP turned out to be; `folders` and `list` are classification imports (class folders, a CSV/JSON list). */
+export const AnnotationFormats = [...ExportFormats, 'folders', 'list'] as const;
+export type AnnotationFormat = (typeof AnnotationFormats)[number];
 
 /** Gallery types, as read from the bytes (never the file name). Web-only upload pages accept the first four. */
-export const ImageKinds = ['jpeg', 'png', 'bmp', 'mpo', 'tiff'] as const;
+export const ImageKinds = ['jpeg', 'png', 'bmp', 'mpo', 'tiff', 'webp'] as const;
 export type ImageKind = (typeof ImageKinds)[number];
-export const ImageExtensions = ['.jpg', '.jpeg', '.png', '.bmp', '.mpo', '.tif', '.tiff'] as const;
+export const ImageExtensions = ['.jpg', '.jpeg', '.png', '.bmp', '.mpo', '.tif', '.tiff', '.webp'] as const;
 
 const Str = Type.String();
 const Id = Type.Integer({ minimum: 1 });
@@ -204,14 +223,44 @@ export const UploadData = Type.Object({
 });
 export type UploadData = Static<typeof UploadData>;
 
+/** Shapes of one file left out or changed for one reason, counted, with the sentence in the caller's language. */
+export const ImportReasonCount = Type.Object({
+  /** Stable key (ImportReasons), for tests and for grouping on the client. */
+  reason: Str,
+  count: Type.Integer(),
+  /** "3 point shapes: points are not a shape Loupe trains on". */
+  message: Str,
+});
+export type ImportReasonCount = Static<typeof ImportReasonCount>;
+
+/** What one annotation file gave (issue 33, no silent loss): shapes taken, and every shape left out by reason. */
+export const ImportFileReport = Type.Object({
+  /** Path inside the ZIP. */
+  file: Str,
+  format: Type.Enum(AnnotationFormats),
+  /** Shapes stored from this file. */
+  taken: Type.Integer(),
+  /** Shapes left out, grouped by reason. */
+  skipped: Type.Array(ImportReasonCount),
+  /** Shapes stored in another kind than the file's (a polygon as a box for a detection model…), by reason. */
+  converted: Type.Array(ImportReasonCount),
+});
+export type ImportFileReport = Static<typeof ImportFileReport>;
+
 export const AnnotationImportData = Type.Object({
   format: Type.Enum(AnnotationFormats),
   /** Images whose annotations were replaced by the ZIP's. */
   imagesMatched: Type.Integer(),
+  /** Images the ZIP itself carried (image files, LabelMe `imageData`) that were added to the gallery. */
+  imagesAdded: Type.Integer(),
   annotations: Type.Integer(),
+  /** Shapes in the files that were not stored (the sum of every file's `skipped`). */
+  skipped: Type.Integer(),
   labelsCreated: Type.Array(Str),
-  /** Per annotation file or image entry that could not be used (no matching image, bad shape…). */
+  /** Per annotation file or image entry that could not be used (no matching image, unreadable file…). */
   results: Type.Array(UploadResult),
+  /** Per annotation file: taken, skipped and converted shapes (the report the wizard shows and offers as a download). */
+  report: Type.Array(ImportFileReport),
 });
 export type AnnotationImportData = Static<typeof AnnotationImportData>;
 

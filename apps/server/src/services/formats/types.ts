@@ -1,13 +1,67 @@
 import path from 'node:path';
-import type { ErrorName, Geometry } from '@loupe/contracts';
+import type { AnnotationFormat, ErrorName, Geometry } from '@loupe/contracts';
 import type { ErrorVars } from '../../errors.js';
 import type { ZipText } from './zip-read.js';
 
+/**
+ * Why a shape was left out of an import, or stored in another kind than the file's (issue 33: no silent
+ * loss). Each has a sentence in packages/contracts/locales/<lang>/imports.json, counted per file
+ * ("{{count}} point shapes: points are not a shape Loupe trains on"); vars fill the rest of the sentence.
+ */
+export type SkipReason =
+  | 'point' // point / points / keypoint shapes
+  | 'line' // line, polyline, linestrip
+  | 'unsupportedShape' // any other shape type: vars.kind
+  | 'noImage' // the image named is neither in the model nor in the ZIP: vars.name
+  | 'ambiguousImage' // the name matches several images: vars.name, vars.candidates
+  | 'noClassList' // YOLO / DOTA-like files with class indexes and no classes.txt, obj.names or dataset YAML
+  | 'unknownClass' // a class index the class list does not have: vars.index, vars.count
+  | 'noLabel' // no label / empty label
+  | 'badField' // a field of the wrong type, missing, NaN, huge: vars.field (the first such place), vars.expected
+  | 'invalid' // no area: zero size, fewer than 3 distinct points, negative sizes
+  | 'outside' // wholly outside the image
+  | 'tooSmall' // under the model's minimum annotation area: vars.minArea
+  | 'tooManyPoints' // vars.max
+  | 'tooManyShapes' // the image would hold more than the labeling limit: vars.max
+  | 'labelFailed' // the label could not be created: vars.label, vars.reason
+  | 'tag'; // an image-level tag or class on a model that trains on shapes (tags become classes in classification)
+
+export type ConvertReason =
+  | 'polygonToBox' // a polygon (or multi-part shape) stored as its bounding box: the model trains on boxes
+  | 'quadToRbox' // a four-corner shape (YOLO OBB, DOTA, quadrilateral) stored as a rotated box
+  | 'boxToPolygon' // a box or rotated box stored as a four-corner polygon (segmentation)
+  | 'boxToRbox' // an axis-aligned box stored as a rotated box at 0° (measurement)
+  | 'maskToPolygon' // an RLE / bitmap mask traced into polygons
+  | 'circleToPolygon' // a circle or ellipse stored as a polygon
+  | 'partsSplit' // a multi-part shape stored as one polygon per part
+  | 'clamped' // a shape reaching outside the image, cut at its edge
+  | 'difficultKept'; // VOC/DOTA "difficult" (or "truncated") flags: imported as ordinary shapes
+
 /** One annotation read from a file, still by names: the importer matches images and labels. */
 export interface ParsedAnnotation {
+  /** The annotation file (path in the ZIP) it came from, for the report. */
+  entry: string;
+  /**
+   * The image as the file names it: a path with folders, a bare name, or a name without extension (YOLO,
+   * DOTA: the label file's own path without `.txt`). The importer matches it (exact, then without folders,
+   * then by stem) against the model's images and the ZIP's own.
+   */
   image: string;
   label: string;
   geometry: Geometry;
+  /** Further parts of the same object (COCO multi-part polygons, a mask's islands): polygons. */
+  moreParts?: Geometry[];
+  /**
+   * Coordinates are fractions (0–1) of the image's width and height (YOLO): the importer scales them once
+   * it knows which image is meant.
+   */
+  normalized?: boolean;
+  /** A four-corner polygon that the format means as a (rotated) box: YOLO OBB lines, DOTA, quadrilaterals. */
+  quad?: boolean;
+  /** The parser already changed the kind (circle → polygon, mask → polygons): reported as converted. */
+  converted?: ConvertReason;
+  /** VOC/DOTA difficult or truncated flag, kept as an ordinary shape (reported). */
+  difficult?: boolean;
 }
 
 export interface ParseProblem {
@@ -16,22 +70,54 @@ export interface ParseProblem {
   vars?: ErrorVars;
 }
 
+/** Shapes a parser left out, by reason; the importer adds its own (no image, too small…). */
+export interface Skip {
+  entry: string;
+  reason: SkipReason;
+  vars?: ErrorVars;
+  count: number;
+}
+
+/** An image a file carries itself (LabelMe `imageData`): added to the gallery when the model lacks it. */
+export interface EmbeddedImage {
+  entry: string;
+  /** The name it takes (the file's imagePath basename, else the JSON's stem + the sniffed extension). */
+  name: string;
+  data: Buffer;
+}
+
+/** An image-level class (classification imports: CVAT tags, CSV/JSON lists, class folders). */
+export interface ParsedClass {
+  entry: string;
+  image: string;
+  label: string;
+}
+
 export interface Parsed {
-  /** Image names (basenames) whose annotation set the files describe, even when empty. */
+  /** Image references (as in ParsedAnnotation.image) whose annotation set the files describe, even when empty. */
   images: Set<string>;
   annotations: ParsedAnnotation[];
+  /** Whole files (or file-level fields) that could not be used: answered as refused results. */
   problems: ParseProblem[];
+  skips: Skip[];
+  embedded: EmbeddedImage[];
+  /** Image-level classes (stored on classification models, reported as `tag` skips elsewhere). */
+  classes: ParsedClass[];
+  /** Format of each annotation file read (the report's rows, in reading order). */
+  files: Map<string, AnnotationFormat>;
+}
+
+export const emptyParsed = (): Parsed => ({ images: new Set(), annotations: [], problems: [], skips: [], embedded: [], classes: [], files: new Map() });
+
+/** Records shapes left out (merged by the importer per file, reason and vars). */
+export function skip(out: Parsed, entry: string, reason: SkipReason, vars?: ErrorVars, count = 1): void {
+  out.skips.push({ entry, reason, count, ...(vars ? { vars } : {}) });
 }
 
 export interface KnownImage {
   name: string;
   width: number;
   height: number;
-}
-
-/** What a parser can ask about the gallery: images by basename or by stem (YOLO names files by stem). */
-export interface Gallery {
-  byStem(stem: string): KnownImage | undefined;
 }
 
 export interface ExportImage {
@@ -104,9 +190,32 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 export const COORD_MAX = 1_000_000;
 export const isCoord = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= COORD_MAX;
 
-/** The file and the field that is wrong, in the user's language (annotationBadField). */
-export function badField(out: Parsed, entry: string, field: string): void {
-  out.problems.push({ entry, key: 'annotationBadField', vars: { entry, field } });
+/**
+ * What a field should have held, said after the annotationBadField sentence (imports.json `expected`):
+ * "… "annotations[3].bbox" is missing, of the wrong type or not a usable number. Expected: [x, y, width, height], numbers."
+ */
+export type Expected =
+  | 'number'
+  | 'text'
+  | 'object'
+  | 'list'
+  | 'points' // a list of [x, y] number pairs
+  | 'flatPoints' // x1, y1, x2, y2, … numbers, an even count of at least 6
+  | 'bbox' // [x, y, width, height], width and height > 0
+  | 'corners' // four corners: 8 numbers
+  | 'imageRef' // the id of an image listed in the file
+  | 'categoryRef' // the id of a category listed in the file
+  | 'classIndex' // a whole number indexing the class list
+  | 'rle' // an RLE mask: size [h, w] and counts (a list or a compressed string)
+  | 'positiveSize' // a width and height above 0
+  | 'yoloLine'; // class then 4 (box), 8 (rotated box) or an even count ≥ 6 (polygon) values, 0–1
+
+/**
+ * A field that spoils one shape (or a file-level field): listed in the answer with the file, the place and what
+ * was expected (annotationBadField), and counted as a skipped shape of its file.
+ */
+export function badField(out: Parsed, entry: string, field: string, expected?: Expected): void {
+  out.problems.push({ entry, key: 'annotationBadField', vars: { entry, field, ...(expected ? { expected } : {}) } });
 }
 
 export function tooManyPoints(out: Parsed, entry: string, max: number): void {

@@ -38,6 +38,7 @@ export interface ParseTask {
   kind: 'xml' | 'json';
   data: Uint8Array;
   maxDepth: number;
+  profile?: 'voc' | 'cvat';
 }
 
 export type ParseResult = { doc: unknown } | { error: 'deep' | 'invalid' };
@@ -117,20 +118,33 @@ function bmp(t) {
   return { result: { width: outW, height: outH, rgb }, transfer: [rgb.buffer] };
 }
 
+// Two XML dialects: VOC keeps every value as text (a class named "007" or "1e3" stays a name; numbers are
+// read where numbers are expected) and object/pt always lists; CVAT keeps attributes (its values live
+// there) and makes every repeatable element a list.
+const CVAT_LISTS = new Set(['image', 'box', 'polygon', 'polyline', 'points', 'ellipse', 'mask', 'tag', 'attribute', 'label', 'cuboid', 'skeleton', 'track', 'task']);
 function xml(t) {
   if (!XMLParser) XMLParser = require(workerData.fxp).XMLParser;
+  const cvat = t.profile === 'cvat';
   const parser = new XMLParser({
-    ignoreAttributes: true,
+    ignoreAttributes: !cvat,
+    attributeNamePrefix: '',
     processEntities: false,
-    parseTagValue: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
     maxNestedTags: t.maxDepth,
-    isArray: (name) => name === 'object' || name === 'pt',
+    isArray: cvat ? (name) => CVAT_LISTS.has(name) : (name) => name === 'object' || name === 'pt',
   });
   try {
-    return { result: { doc: parser.parse(Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('utf8')) } };
+    return { result: { doc: parser.parse(withoutBom(Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('utf8'))) } };
   } catch (e) {
     return { result: { error: /nested/i.test(String(e && e.message)) ? 'deep' : 'invalid' } };
   }
+}
+
+// Windows tools (and some exporters) start UTF-8 files with a byte-order mark, which JSON.parse refuses.
+function withoutBom(text) {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 class TooDeep extends Error {}
@@ -157,7 +171,7 @@ function compact(v, depth, maxDepth, transfer) {
 function json(t) {
   let doc;
   try {
-    doc = JSON.parse(Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('utf8'));
+    doc = JSON.parse(withoutBom(Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('utf8')));
   } catch {
     return { result: { error: 'invalid' } };
   }
@@ -274,8 +288,12 @@ const shared = () => (pool ??= new Pool(Math.max(1, Math.min(4, os.availablePara
 /** A sample of the BMP's pixels, at most `target` px on the long side; throws WorkerTaskError for a corrupt file. */
 export const sampleBmp = (task: Omit<BmpTask, 'kind'>) => shared().run({ kind: 'bmp', ...task }) as Promise<BmpResult>;
 
-/** The XML parsed as fast-xml-parser does (VOC settings), or why it could not be. */
-export const parseXml = (data: Uint8Array, maxDepth: number) => shared().run({ kind: 'xml', data, maxDepth }) as Promise<ParseResult>;
+/**
+ * The XML parsed by fast-xml-parser, or why it could not be. `voc`: element text only, every value a string,
+ * `object` and `pt` always lists. `cvat`: attributes kept (no prefix), values strings, repeatable elements
+ * (image, box, polygon, tag, attribute, label…) always lists.
+ */
+export const parseXml = (data: Uint8Array, maxDepth: number, profile: 'voc' | 'cvat' = 'voc') => shared().run({ kind: 'xml', data, maxDepth, profile }) as Promise<ParseResult>;
 
 /**
  * The JSON parsed on a worker, or why it could not be: nested deeper than maxDepth, or not JSON. Arrays of
