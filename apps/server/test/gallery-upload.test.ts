@@ -94,6 +94,37 @@ describe('gallery upload rules (SPEC §5 images)', () => {
     expect(pb[0]! < 40 && pb[1]! > 210, `palette bottom ${pb}`).toBe(true);
   });
 
+  it('accepts WebP (lossy, and lossless with alpha) by its bytes, stores the upload as sent and serves a thumbnail', async () => {
+    const m = await newModel(t.app, token);
+    // Left half red, right half blue, so the thumbnail shows the picture and not just any decodable bytes.
+    const rgba = Buffer.alloc(96 * 64 * 4);
+    for (let i = 0; i < 96 * 64; i++) rgba.set(i % 96 < 48 ? [255, 0, 0, 255] : [0, 0, 255, 128], i * 4);
+    const lossy = await sharp(pixels(120, 80, 21), { raw: { width: 120, height: 80, channels: 3 } }).webp({ quality: 70 }).toBuffer();
+    const lossless = await sharp(rgba, { raw: { width: 96, height: 64, channels: 4 } }).webp({ lossless: true }).toBuffer();
+    // the name says JPEG, the bytes say WebP: the bytes win
+    const r = await send(t.app, token, uploadUrl(m.id), [
+      { filename: 'lossy.webp', data: lossy },
+      { filename: 'alpha.webp', data: lossless },
+      { filename: 'named.jpg', data: await sharp(pixels(64, 64, 22), { raw: { width: 64, height: 64, channels: 3 } }).webp().toBuffer() },
+    ]);
+    expect(r.data.results.map((x) => x.status)).toEqual(['accepted', 'accepted', 'accepted']);
+    const list = await call<ImageListData>(t.app, 'GET', `/api/models/${m.id}/images`, undefined, { token });
+    const byName = Object.fromEntries(list.data.items.map((i) => [i.name, i]));
+    expect(byName['lossy.webp']).toMatchObject({ kind: 'webp', width: 120, height: 80 });
+    expect(byName['alpha.webp']).toMatchObject({ kind: 'webp', width: 96, height: 64 });
+    expect(byName['named.jpg']?.kind).toBe('webp');
+    const thumb = await t.app.inject({ url: byName['alpha.webp']!.thumbnailUrl, headers: { 'x-token': token } });
+    expect(thumb.headers['content-type']).toBe('image/jpeg');
+    const { data, info } = await sharp(thumb.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([96, 64]);
+    const at = (x: number) => [...data.subarray((32 * info.width + x) * info.channels, (32 * info.width + x) * info.channels + 3)];
+    expect(at(10)[0]! > 200 && at(10)[2]! < 60, `left ${at(10)}`).toBe(true);
+    expect(at(80)[2]! > 60 && at(80)[0]! < 60, `right ${at(80)}`).toBe(true);
+    const original = await t.app.inject({ url: byName['lossy.webp']!.originalUrl, headers: { 'x-token': token } });
+    expect(original.headers['content-type']).toBe('image/webp');
+    expect(original.rawPayload.equals(lossy)).toBe(true);
+  });
+
   it('refuses each bad file with its catalogue reason and keeps the good ones', async () => {
     const m = await newModel(t.app, token);
     const good = await draw('png', 64, 64, 11);

@@ -6,7 +6,7 @@ import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 import { removeBlobsIfUnused } from './blob-cleanup.js';
 
-const MIME = { jpeg: 'image/jpeg', mpo: 'image/jpeg', png: 'image/png', bmp: 'image/bmp', tiff: 'image/tiff' } as const;
+const MIME = { jpeg: 'image/jpeg', mpo: 'image/jpeg', png: 'image/png', bmp: 'image/bmp', tiff: 'image/tiff', webp: 'image/webp' } as const;
 
 export function imageView(img: Omit<ListedImage, 'no_class'>): ImageData {
   const base = `/api/models/${img.model_id}/images/${img.id}`;

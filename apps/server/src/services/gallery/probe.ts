@@ -12,6 +12,8 @@ export function sniffKind(head: Buffer): ImageKind | null {
     const sig = head.subarray(0, 4).toString('latin1');
     if (sig === 'II*\0' || sig === 'MM\0*') return 'tiff';
   }
+  // RIFF container, then the 4-byte size, then the WEBP form type (lossy VP8, lossless VP8L or extended VP8X).
+  if (head.length >= 12 && head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
   return null;
 }
 
