@@ -1,88 +1,195 @@
-import { LabelingLimits, type Geometry } from '@loupe/contracts';
-import { badField, baseName, breathe, isCoord, isObject, round, stemOf, toExportable, tooManyPoints, validGeometry, type Parsed, type Writer } from './types.js';
+import path from 'node:path';
+import { ImageExtensions, LabelingLimits, Limits, type Geometry, type ImageKind } from '@loupe/contracts';
+import { sniffKind } from '../gallery/probe.js';
+import {
+  badField,
+  breathe,
+  isCoord,
+  isList,
+  isObject,
+  round,
+  skip,
+  stemOf,
+  toExportable,
+  tooManyPoints,
+  type ConvertReason,
+  type Expected,
+  type Parsed,
+  type ParsedAnnotation,
+  type Writer,
+} from './types.js';
 
-interface LabelMeFile {
-  shapes: unknown[];
+/** A LabelMe (2017 3.x to 5.x) or X-AnyLabeling file, as far as detection needs; every field is checked in parseLabelMe. */
+export interface LabelMeFile {
+  shapes: unknown;
   imagePath?: unknown;
-  imageWidth?: unknown;
-}
-
-export function isLabelMe(json: unknown): json is LabelMeFile {
-  return isObject(json) && 'shapes' in json && (typeof json.imagePath === 'string' || typeof json.imageWidth === 'number');
+  imageData?: unknown;
 }
 
 /**
- * LabelMe JSON: rectangle shapes become boxes, polygon shapes polygons (segmentation). `shapes` that is not a
- * list, a shape that is not an object, `points` that is not a list of [x, y] numbers or has more than the
- * vertex limit, and a non-text label are each reported with the file and the field.
+ * LabelMe's mark is `shapes` beside one of the fields every version writes: 3.x has imagePath, imageData and
+ * lineColor but no version or size; 4.x and 5.x add version, flags and imageWidth; X-AnyLabeling writes the
+ * same with imageData null. `shapes` of the wrong type still counts, so that the file is answered as malformed.
+ */
+export function isLabelMe(json: unknown): json is LabelMeFile {
+  if (!isObject(json) || !('shapes' in json)) return false;
+  return ['imagePath', 'imageData', 'imageWidth', 'imageHeight', 'version', 'lineColor', 'fillColor', 'flags'].some((k) => k in json);
+}
+
+type Pt = [number, number];
+
+/**
+ * LabelMe and X-AnyLabeling JSON, shapes as the file states them: `rectangle` (2 opposite corners, or the 4
+ * corners X-AnyLabeling writes) → box, `rotation` → rotated box from its 4 corners, `polygon` → polygon,
+ * `circle` (centre, point on the rim) → polygon, `description` (or X-AnyLabeling's `attributes.text`) → OCR
+ * text. Points and lines are skipped by kind, and a malformed field is named with its place, never thrown.
  */
 export async function parseLabelMe(entry: string, file: LabelMeFile, out: Parsed): Promise<void> {
-  if (!Array.isArray(file.shapes)) return badField(out, entry, 'shapes');
-  if (file.imagePath !== undefined && file.imagePath !== null && typeof file.imagePath !== 'string') return badField(out, entry, 'imagePath');
-  const image = typeof file.imagePath === 'string' && file.imagePath.trim() ? baseName(file.imagePath) : stemOf(entry);
+  out.files.set(entry, 'labelme');
+  if (!Array.isArray(file.shapes)) return badField(out, entry, 'shapes', 'list');
+  if (file.imagePath !== undefined && file.imagePath !== null && typeof file.imagePath !== 'string') return badField(out, entry, 'imagePath', 'text');
+  const image = imageRef(entry, file.imagePath ?? '');
   out.images.add(image);
-  const maxPoints = LabelingLimits.polygonPointsMax;
+  embedded(entry, file, out);
   for (const [i, s] of file.shapes.entries()) {
-    if (i % 1000 === 0) await breathe();
-    const at = `shapes[${i}]`;
-    if (!isObject(s)) {
-      badField(out, entry, at);
-      continue;
-    }
-    if (!Array.isArray(s.points)) {
-      badField(out, entry, `${at}.points`);
-      continue;
-    }
-    if (s.points.length > maxPoints) {
-      tooManyPoints(out, entry, maxPoints);
-      continue;
-    }
-    const bad = s.points.findIndex((p) => !Array.isArray(p) || p.length < 2 || !isCoord(p[0]) || !isCoord(p[1]));
-    if (bad >= 0) {
-      badField(out, entry, `${at}.points[${bad}]`);
-      continue;
-    }
-    if (typeof s.label !== 'string') {
-      badField(out, entry, `${at}.label`);
-      continue;
-    }
-    const pts = (s.points as number[][]).map((p) => [p[0], p[1]] as [number, number]);
-    const type = s.shape_type ?? 'polygon';
-    let geometry: Geometry | null = null;
-    if (type === 'rectangle' && pts.length === 2) {
-      const [a, b] = pts as [[number, number], [number, number]];
-      geometry = { kind: 'box', x1: Math.min(a[0], b[0]), y1: Math.min(a[1], b[1]), x2: Math.max(a[0], b[0]), y2: Math.max(a[1], b[1]) };
-    } else if (type === 'polygon') {
-      geometry = { kind: 'polygon', points: pts };
-    }
-    if (!geometry || !validGeometry(geometry)) {
-      badField(out, entry, geometry ? `${at}.points` : `${at}.shape_type`);
-      continue;
-    }
-    if (typeof s.description === 'string' && s.description) geometry.text = s.description;
-    out.annotations.push({ image, label: s.label, geometry });
+    if (i % 1000 === 999) await breathe();
+    shape(entry, image, s, `shapes[${i}]`, out);
   }
 }
 
+function shape(entry: string, image: string, s: unknown, at: string, out: Parsed): void {
+  if (!isObject(s)) return badField(out, entry, at, 'object');
+  const type = s.shape_type ?? 'polygon'; // 3.x files have no shape_type: every shape was a polygon
+  if (typeof type !== 'string') return badField(out, entry, `${at}.shape_type`, 'text');
+  const kind = type.trim().toLowerCase();
+  if (kind === 'point' || kind === 'points') return skip(out, entry, 'point');
+  if (kind === 'line' || kind === 'linestrip' || kind === 'polyline') return skip(out, entry, 'line');
+  if (!['rectangle', 'rotation', 'polygon', 'circle'].includes(kind)) return skip(out, entry, 'unsupportedShape', { kind: type.slice(0, 40) });
+  if (typeof s.label !== 'string' && typeof s.label !== 'number') return badField(out, entry, `${at}.label`, 'text');
+  const label = String(s.label);
+  if (!label.trim()) return skip(out, entry, 'noLabel');
+  const pts = points(entry, s.points, `${at}.points`, out);
+  if (!pts) return;
+  const made = geometry(kind, pts);
+  if (made === 'invalid') return skip(out, entry, 'invalid');
+  if ('expected' in made) return badField(out, entry, `${at}.points`, made.expected);
+  const text = typeof s.description === 'string' && s.description ? s.description : isObject(s.attributes) && typeof s.attributes.text === 'string' && s.attributes.text ? s.attributes.text : undefined;
+  if (text !== undefined) made.geometry.text = text;
+  const a: ParsedAnnotation = { entry, image, label, geometry: made.geometry };
+  if (made.quad) a.quad = true;
+  if (made.converted) a.converted = made.converted;
+  if (s.difficult === true) a.difficult = true;
+  out.annotations.push(a);
+}
+
+/** [[x, y], …] within Limits; null (reported) otherwise. */
+function points(entry: string, v: unknown, at: string, out: Parsed): Pt[] | null {
+  if (!Array.isArray(v)) return (badField(out, entry, at, 'points'), null);
+  if (v.length > LabelingLimits.polygonPointsMax) return (tooManyPoints(out, entry, LabelingLimits.polygonPointsMax), null);
+  const pts: Pt[] = [];
+  for (const [k, p] of v.entries()) {
+    if (!isList(p) || p.length < 2 || !isCoord(p[0]) || !isCoord(p[1])) return (badField(out, entry, `${at}[${k}]`, 'points'), null);
+    pts.push([p[0], p[1]]);
+  }
+  return pts;
+}
+
+type Made = { geometry: Geometry; quad?: boolean; converted?: ConvertReason } | { expected: Expected } | 'invalid';
+
+function geometry(kind: string, pts: Pt[]): Made {
+  if (kind === 'rectangle') {
+    if (pts.length !== 2 && pts.length !== 4) return { expected: 'points' };
+    const xs = pts.map((p) => p[0]);
+    const ys = pts.map((p) => p[1]);
+    const box = { kind: 'box' as const, x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys) };
+    // X-AnyLabeling's four corners lie on two x and two y values; four that do not are a turned quadrilateral.
+    const onEdges = pts.every(([x, y]) => (x === box.x1 || x === box.x2) && (y === box.y1 || y === box.y2));
+    return onEdges ? { geometry: box } : { geometry: { kind: 'polygon', points: pts }, quad: true };
+  }
+  if (kind === 'rotation') return pts.length === 4 ? { geometry: rboxFromCorners(pts as [Pt, Pt, Pt, Pt]) } : { expected: 'corners' };
+  if (kind === 'circle') {
+    if (pts.length !== 2) return { expected: 'points' };
+    const [[cx, cy], [rx, ry]] = pts as [Pt, Pt];
+    const r = Math.hypot(rx - cx, ry - cy);
+    return r > 0 ? { geometry: { kind: 'polygon', points: circle(cx, cy, r) }, converted: 'circleToPolygon' } : 'invalid';
+  }
+  return pts.length >= 3 ? { geometry: { kind: 'polygon', points: pts } } : 'invalid';
+}
+
+/**
+ * The corners are the truth (X-AnyLabeling's `direction` is derived from them): centre is their mean, width the
+ * mean of edges 0→1 and 3→2, height of 1→2 and 0→3, angle the direction of 0→1 (Loupe's clockwise degrees).
+ */
+export function rboxFromCorners([a, b, c, d]: [Pt, Pt, Pt, Pt]): Geometry {
+  const w = (Math.hypot(b[0] - a[0], b[1] - a[1]) + Math.hypot(c[0] - d[0], c[1] - d[1])) / 2;
+  const h = (Math.hypot(c[0] - b[0], c[1] - b[1]) + Math.hypot(d[0] - a[0], d[1] - a[1])) / 2;
+  const angle = (Math.atan2(b[1] - a[1] + (c[1] - d[1]), b[0] - a[0] + (c[0] - d[0])) * 180) / Math.PI;
+  return { kind: 'rbox', cx: (a[0] + b[0] + c[0] + d[0]) / 4, cy: (a[1] + b[1] + c[1] + d[1]) / 4, w, h, angle };
+}
+
+/** Enough vertices that the chords stay within 0.5 px of the circle, up to the vertex limit. */
+export function circle(cx: number, cy: number, r: number): Pt[] {
+  const n = r <= 0.5 ? 8 : Math.min(LabelingLimits.polygonPointsMax, Math.max(8, Math.ceil(Math.PI / Math.acos(1 - 0.5 / r))));
+  return Array.from({ length: n }, (_, k) => [cx + r * Math.cos((2 * Math.PI * k) / n), cy + r * Math.sin((2 * Math.PI * k) / n)] as Pt);
+}
+
+/**
+ * imagePath is relative to the JSON's folder, written with either slash; an absolute one names the labeller's
+ * disk, so only its name is kept. Empty, a folder, or the JSON itself: the JSON's own path without `.json`, for
+ * the importer to match by stem. Only ever a name to match, never opened.
+ */
+export function imageRef(entry: string, imagePath: string): string {
+  const p = imagePath.trim().replace(/\\/g, '/');
+  const base = p.endsWith('/') ? '' : path.posix.basename(p);
+  if (!base || base === '.' || base === '..' || /\.json$/i.test(base)) return entry.replace(/\.json$/i, '');
+  if (p.startsWith('/') || /^[a-z]:/i.test(p)) return base;
+  return path.posix.normalize(path.posix.join(path.posix.dirname(entry), p)).replace(/^(\.\.\/)+/, '');
+}
+
+const EXT: Record<ImageKind, string> = { jpeg: '.jpg', mpo: '.jpg', png: '.png', bmp: '.bmp', tiff: '.tif', webp: '.webp' };
+const hasImageExt = (name: string) => ImageExtensions.some((e) => name.toLowerCase().endsWith(e));
+
+/** imageData: base64 of the image file, handed to the importer (it adds the image when the model lacks it). */
+function embedded(entry: string, file: LabelMeFile, out: Parsed): void {
+  const v = file.imageData;
+  if (v === undefined || v === null || v === '') return;
+  const text = typeof v === 'string' ? v.replace(/^data:[^,]{0,100},/, '') : '';
+  if (!text || text.length > (Limits.imageMaxBytes / 3) * 4 + 4 || !/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(text)) return badField(out, entry, 'imageData', 'text');
+  const data = Buffer.from(text, 'base64');
+  const kind = sniffKind(data.subarray(0, 65_536));
+  if (!kind) return badField(out, entry, 'imageData');
+  const base = typeof file.imagePath === 'string' ? path.posix.basename(file.imagePath.replace(/\\/g, '/')) : '';
+  out.embedded.push({ entry, name: hasImageExt(base) ? base : stemOf(entry) + EXT[kind], data });
+}
+
+/** LabelMe 5.4.1 as labelme writes it; rotated boxes as X-AnyLabeling `rotation` shapes (4 corners + direction). */
 export const labelMeWriter: Writer = {
   imageDir: '',
-  files: (images) =>
-    images.map((img) => ({
-      path: `${stemOf(img.file)}.json`,
-      data: Buffer.from(
-        JSON.stringify({
-          version: '5.4.1',
+  files(images) {
+    const used = new Set<string>();
+    return images.map((img) => {
+      // a.jpg and a.png both exist: the second keeps its extension in the JSON's name
+      let name = `${stemOf(img.file)}.json`;
+      if (used.has(name.toLowerCase())) name = `${path.posix.basename(img.file)}.json`;
+      used.add(name.toLowerCase());
+      const shapes = img.annotations.map((a) => {
+        const g = toExportable(a.geometry);
+        const rotated = a.geometry.kind === 'rbox';
+        const points = g.kind === 'box' ? [[round(g.x1), round(g.y1)], [round(g.x2), round(g.y2)]] : g.points.map(([x, y]) => [round(x, 4), round(y, 4)]);
+        const direction = a.geometry.kind === 'rbox' ? round(((((a.geometry.angle % 360) + 360) % 360) * Math.PI) / 180, 6) : undefined;
+        return {
+          label: a.label,
+          points,
+          group_id: null,
+          description: g.text ?? '',
+          shape_type: rotated ? 'rotation' : g.kind === 'box' ? 'rectangle' : 'polygon',
           flags: {},
-          shapes: img.annotations.map((a) => {
-            const g = toExportable(a.geometry);
-            const points = g.kind === 'box' ? [[round(g.x1), round(g.y1)], [round(g.x2), round(g.y2)]] : g.points.map(([x, y]) => [round(x), round(y)]);
-            return { label: a.label, points, group_id: null, shape_type: g.kind === 'box' ? 'rectangle' : 'polygon', flags: {}, description: g.text ?? '' };
-          }),
-          imagePath: img.file,
-          imageData: null,
-          imageHeight: img.height,
-          imageWidth: img.width,
-        }),
-      ),
-    })),
+          mask: null,
+          ...(direction !== undefined ? { direction } : {}),
+        };
+      });
+      const doc = { version: '5.4.1', flags: {}, shapes, imagePath: path.posix.basename(img.file), imageData: null, imageHeight: img.height, imageWidth: img.width };
+      return { path: name, data: Buffer.from(JSON.stringify(doc, null, 2)) };
+    });
+  },
 };
