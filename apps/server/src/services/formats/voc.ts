@@ -1,6 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { LabelingLimits, type Geometry } from '@loupe/contracts';
-import { badField, baseName, boundsOf, breathe, isCoord, isObject, round, stemOf, toExportable, tooManyPoints, validGeometry, type Parsed, type Writer } from './types.js';
+import { badField, baseName, boundsOf, breathe, isCoord, isObject, round, skip, stemOf, toExportable, tooManyPoints, type Expected, type Parsed, type Writer } from './types.js';
 
 /** External entities and entity expansion are never wanted in annotation files: refuse before parsing. */
 export const hasDoctype = (xml: string) => /<!\s*(DOCTYPE|ENTITY)/i.test(xml);
@@ -9,58 +9,119 @@ export function isVoc(xml: string): boolean {
   return /<annotation[\s>]/.test(xml);
 }
 
-const num = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** Values arrive as text (parseXml 'voc'): "12", "12.0", "1e2"; anything else, and 1e300, is not a coordinate. */
+const num = (v: unknown): number => (typeof v === 'string' && NUMBER.test(v.trim()) ? Number(v.trim()) : NaN);
+
+// The worker parses with entities off (no expansion attacks), so the five predefined entities and character
+// references that labelImg's ElementTree writes for "&", "<"… arrive as written: decode only those.
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const decode = (s: string) =>
+  s.replace(/&(amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9a-f]{1,6});/gi, (m, e: string) => {
+    if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? m;
+    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  });
+/** Element text, or null for a missing, empty or nested element. */
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? decode(v.trim()) : null);
+const flag = (v: unknown) => typeof v === 'string' && num(v) > 0;
+
+type Read = { geometry: Geometry } | { bad: string; expected: Expected } | { tooMany: true } | { skip: 'point' | 'line' } | null;
+
+/** roLabelImg: centre, size and the angle in radians, turning clockwise on screen (its rotatePoint with −angle). */
+function rotated(at: string, r: unknown): Read {
+  if (!isObject(r)) return { bad: `${at}.robndbox`, expected: 'number' };
+  const [cx, cy, w, h, angle] = [r.cx, r.cy, r.w, r.h, r.angle].map(num) as [number, number, number, number, number];
+  if (![cx, cy, w, h].every((v) => isCoord(v)) || !Number.isFinite(angle) || Math.abs(angle) > 1000) return { bad: `${at}.robndbox`, expected: 'number' };
+  if (w <= 0 || h <= 0) return { bad: `${at}.robndbox`, expected: 'positiveSize' };
+  return { geometry: { kind: 'rbox', cx, cy, w, h, angle: (angle * 180) / Math.PI } };
+}
+
+/** Loupe's own <polygon><pt><x/><y/></pt>…, or <x1/><y1/><x2/><y2/>… as other exporters write it. */
+function polygon(at: string, p: unknown): Read {
+  let raw: [unknown, unknown][] = [];
+  if (isObject(p) && Array.isArray(p.pt)) {
+    raw = (p.pt as unknown[]).map((q) => (isObject(q) ? [q.x, q.y] : [null, null]));
+  } else if (isObject(p)) {
+    const xs = Object.keys(p).filter((k) => /^x\d+$/.test(k)).map((k) => Number(k.slice(1))).sort((a, b) => a - b);
+    raw = xs.map((i) => [p[`x${i}`], p[`y${i}`]]);
+  }
+  if (raw.length > LabelingLimits.polygonPointsMax) return { tooMany: true };
+  const points = raw.map(([x, y]) => [num(x), num(y)] as [number, number]);
+  if (points.length < 3 || !points.every(([x, y]) => isCoord(x) && isCoord(y))) return { bad: `${at}.polygon`, expected: 'points' };
+  return { geometry: { kind: 'polygon', points } };
+}
+
+function box(at: string, b: unknown): Read {
+  if (!isObject(b)) return { bad: `${at}.bndbox`, expected: 'number' };
+  const [x1, y1, x2, y2] = [b.xmin, b.ymin, b.xmax, b.ymax].map(num) as [number, number, number, number];
+  if (![x1, y1, x2, y2].every((v) => isCoord(v))) return { bad: `${at}.bndbox`, expected: 'number' };
+  if (x2 <= x1 || y2 <= y1) return { bad: `${at}.bndbox`, expected: 'positiveSize' };
+  return { geometry: { kind: 'box', x1, y1, x2, y2 } };
+}
+
+/** The richest geometry an object states: a rotated box or polygon comes with its bndbox for plain VOC readers. */
+function read(at: string, o: Record<string, unknown>): Read {
+  if (o.robndbox !== undefined) return rotated(at, o.robndbox);
+  if (o.polygon !== undefined) return polygon(at, o.polygon);
+  if (o.bndbox !== undefined) return box(at, o.bndbox);
+  if (o.point !== undefined || o.keypoints !== undefined) return { skip: 'point' };
+  if (o.line !== undefined || o.polyline !== undefined) return { skip: 'line' };
+  return null;
+}
 
 /**
- * Pascal VOC XML, as parsed on a worker thread (workers.ts: fast-xml-parser with entities off, `object` and
- * `pt` always lists): each object's bndbox is a box; Loupe's own exports add a <polygon> of <pt> points.
- * An object without a name, a coordinate that is missing, not a number or out of range, and a polygon over the
- * vertex limit are each reported with the file and the field.
+ * Pascal VOC XML as labelImg, roLabelImg, CVAT, Roboflow and Loupe write it, parsed on a worker thread
+ * (workers.ts 'voc': every value a string, `object` and `pt` always lists). <bndbox> → box; roLabelImg's
+ * <robndbox> → rotated box (radians → degrees; both turn clockwise with y down); <polygon> → polygon;
+ * <point>/<line> objects are skipped as such. The image is <filename> without folders (<folder> is the
+ * dataset's), else the XML's own path without `.xml`. difficult/truncated shapes are kept, flagged.
  */
 export async function parseVoc(entry: string, doc: unknown, out: Parsed): Promise<void> {
-  const ann = isObject(doc) ? doc.annotation : undefined;
-  if (!isObject(ann)) return badField(out, entry, 'annotation');
-  const filename = typeof ann.filename === 'string' || typeof ann.filename === 'number' ? String(ann.filename).trim() : '';
-  if (ann.filename !== undefined && !filename) return badField(out, entry, 'annotation.filename');
-  const image = filename ? baseName(filename) : stemOf(entry);
+  out.files.set(entry, 'voc');
+  const root = isObject(doc) ? doc.annotation : undefined;
+  // <annotation/> or <annotation></annotation> parses as '': an image with no objects.
+  const ann = root === '' ? {} : root;
+  if (!isObject(ann)) return badField(out, entry, 'annotation', 'object');
+  if (ann.filename !== undefined && typeof ann.filename !== 'string') return badField(out, entry, 'annotation.filename', 'text');
+  const filename = text(ann.filename);
+  const image = filename ? baseName(filename) : entry.replace(/\.xml$/i, '');
   out.images.add(image);
-  const objects = Array.isArray(ann.object) ? (ann.object as unknown[]) : [];
-  const maxPoints = LabelingLimits.polygonPointsMax;
+  if (ann.object !== undefined && !Array.isArray(ann.object)) return badField(out, entry, 'annotation.object', 'list');
+  const objects = (ann.object as unknown[] | undefined) ?? [];
   for (const [i, o] of objects.entries()) {
-    if (i % 1000 === 0) await breathe();
+    if (i % 1000 === 999) await breathe();
     const at = `object[${i}]`;
-    if (!isObject(o) || (typeof o.name !== 'string' && typeof o.name !== 'number') || String(o.name).trim() === '') {
-      badField(out, entry, `${at}.name`);
+    if (!isObject(o)) {
+      badField(out, entry, at, 'object');
       continue;
     }
-    let geometry: Geometry | null = null;
-    const pts = isObject(o.polygon) && Array.isArray(o.polygon.pt) ? (o.polygon.pt as unknown[]) : [];
-    if (pts.length > maxPoints) {
-      tooManyPoints(out, entry, maxPoints);
+    const label = text(o.name);
+    if (label === null) {
+      badField(out, entry, `${at}.name`, 'text');
       continue;
     }
-    if (pts.length >= 3) {
-      const points = pts.map((p) => (isObject(p) ? ([num(p.x), num(p.y)] as [number, number]) : ([NaN, NaN] as [number, number])));
-      if (!points.every((p) => isCoord(p[0]) && isCoord(p[1]))) {
-        badField(out, entry, `${at}.polygon`);
-        continue;
-      }
-      geometry = { kind: 'polygon', points };
-    } else if (isObject(o.bndbox)) {
-      const b = o.bndbox;
-      geometry = { kind: 'box', x1: num(b.xmin) as number, y1: num(b.ymin) as number, x2: num(b.xmax) as number, y2: num(b.ymax) as number };
+    const r = read(at, o);
+    if (r === null) badField(out, entry, `${at}.bndbox`, 'number');
+    else if ('tooMany' in r) tooManyPoints(out, entry, LabelingLimits.polygonPointsMax);
+    else if ('skip' in r) skip(out, entry, r.skip);
+    else if ('bad' in r) badField(out, entry, r.bad, r.expected);
+    else {
+      const t = typeof o.text === 'string' ? decode(o.text) : '';
+      if (t !== '') r.geometry.text = t;
+      const difficult = flag(o.difficult) || flag(o.truncated);
+      out.annotations.push({ entry, image, label, geometry: r.geometry, ...(difficult ? { difficult: true } : {}) });
     }
-    if (!geometry || !validGeometry(geometry)) {
-      badField(out, entry, `${at}.${geometry?.kind === 'polygon' ? 'polygon' : 'bndbox'}`);
-      continue;
-    }
-    if (o.text !== undefined && o.text !== null && String(o.text) !== '') geometry.text = String(o.text);
-    out.annotations.push({ image, label: String(o.name), geometry });
   }
 }
 
 const builder = new XMLBuilder({ format: true, suppressEmptyNode: true });
 
+/**
+ * Plain VOC readers see every shape's <bndbox>. Rotated boxes add roLabelImg's <type>robndbox</type> and
+ * <robndbox> (angle in radians, as roLabelImg reads it: it needs <type> to pick the element); polygons add
+ * Loupe's <polygon><pt>; OCR text goes in <text>.
+ */
 export const vocWriter: Writer = {
   imageDir: 'JPEGImages/',
   files: (images) =>
@@ -74,14 +135,17 @@ export const vocWriter: Writer = {
             size: { width: img.width, height: img.height, depth: 3 },
             segmented: 0,
             object: img.annotations.map((a) => {
-              const g = toExportable(a.geometry);
-              const b = boundsOf(g);
+              const g = a.geometry;
+              const flat = toExportable(g);
+              const b = boundsOf(flat);
               return {
+                type: g.kind === 'rbox' ? 'robndbox' : 'bndbox',
                 name: a.label,
                 pose: 'Unspecified',
                 truncated: 0,
                 difficult: 0,
                 bndbox: { xmin: round(b.x1), ymin: round(b.y1), xmax: round(b.x2), ymax: round(b.y2) },
+                ...(g.kind === 'rbox' ? { robndbox: { cx: round(g.cx), cy: round(g.cy), w: round(g.w), h: round(g.h), angle: round((g.angle * Math.PI) / 180, 9) } } : {}),
                 ...(g.kind === 'polygon' ? { polygon: { pt: g.points.map(([x, y]) => ({ x: round(x), y: round(y) })) } } : {}),
                 ...(g.text !== undefined ? { text: g.text } : {}),
               };
