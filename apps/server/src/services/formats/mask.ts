@@ -1,0 +1,251 @@
+/**
+ * Bitmap masks as COCO (pycocotools RLE) and CVAT (<mask rle>) write them, and their outlines as polygons:
+ * Loupe stores shapes, never bitmaps, so a mask is traced into one polygon per island.
+ */
+
+/** A mask over this many pixels is refused before anything is allocated (100 megapixels: 100 MB of mask). */
+export const MASK_PIXELS_MAX = 100_000_000;
+
+/** Why an RLE could not be decoded; the parsers answer it as badField(…, 'rle'). */
+export class MaskError extends Error {}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/**
+ * pycocotools' compressed counts (maskApi.c rleFrString): each count is 5-bit groups, least significant
+ * first, offset by 48 ('0'), bit 0x20 meaning "more groups follow" and bit 0x10 of the last group the sign;
+ * from the fourth count on, each is stored as the difference to the count two before it.
+ */
+function countsFromString(s: string, pixels: number): number[] {
+  const counts: number[] = [];
+  let p = 0;
+  while (p < s.length) {
+    let x = 0;
+    let k = 0;
+    let more = true;
+    while (more) {
+      if (p >= s.length) throw new MaskError('truncated counts');
+      const c = s.charCodeAt(p) - 48;
+      if (c < 0 || c > 63 || k > 6) throw new MaskError('not an RLE string');
+      x += (c & 0x1f) * 32 ** k;
+      more = (c & 0x20) !== 0;
+      p++;
+      k++;
+      // Sign extension, as C's `x |= -1 << 5*k` does.
+      if (!more && c & 0x10) x -= 32 ** k;
+    }
+    if (counts.length > 2) x += counts[counts.length - 2]!;
+    if (x < 0 || counts.length > pixels) throw new MaskError('bad count');
+    counts.push(x);
+  }
+  return counts;
+}
+
+function sizeOf(size: unknown): [number, number] {
+  if (!Array.isArray(size) || size.length !== 2 || !size.every((v) => isCount(v) && v > 0)) throw new MaskError('size');
+  const [h, w] = size as [number, number];
+  if (h * w > MASK_PIXELS_MAX) throw new MaskError('too large');
+  return [h, w];
+}
+
+function countList(counts: unknown, pixels: number): ArrayLike<number> {
+  if (typeof counts === 'string') return countsFromString(counts, pixels);
+  if (!(Array.isArray(counts) || counts instanceof Float64Array) || counts.length > pixels + 1) throw new MaskError('counts');
+  for (let i = 0; i < counts.length; i++) if (!isCount(counts[i])) throw new MaskError('counts');
+  return counts as ArrayLike<number>;
+}
+
+function checkSum(counts: ArrayLike<number>, pixels: number): void {
+  let sum = 0;
+  for (let i = 0; i < counts.length; i++) sum += counts[i]!;
+  if (sum !== pixels) throw new MaskError('counts do not cover the mask');
+}
+
+/**
+ * A COCO RLE mask (`{size: [h, w], counts}`, counts compressed as a string or a list of numbers), runs
+ * alternating 0s and 1s from 0s, column-major as pycocotools writes them. Returns the mask row-major
+ * (index y * w + x), 1 inside. Throws MaskError for a size over MASK_PIXELS_MAX, counts that are not
+ * whole numbers or do not sum to h * w.
+ */
+export function decodeRle(rle: { size: [number, number]; counts: string | ArrayLike<number> }): Uint8Array {
+  const [h, w] = sizeOf(rle.size);
+  const counts = countList(rle.counts, h * w);
+  checkSum(counts, h * w);
+  const mask = new Uint8Array(h * w);
+  let pos = 0;
+  for (let i = 0; i < counts.length; i++) {
+    let c = counts[i]!;
+    if (i % 2 === 0) {
+      pos += c;
+      continue;
+    }
+    while (c > 0) {
+      const x = Math.floor(pos / h);
+      const y = pos - x * h;
+      const n = Math.min(c, h - y);
+      for (let j = 0, at = y * w + x; j < n; j++, at += w) mask[at] = 1;
+      pos += n;
+      c -= n;
+    }
+  }
+  return mask;
+}
+
+/** CVAT's <mask rle="…">: run lengths from background, row-major over a width × height rectangle. */
+export function decodeRowRuns(counts: unknown, w: number, h: number): Uint8Array {
+  if (!isCount(w) || !isCount(h) || w === 0 || h === 0 || w * h > MASK_PIXELS_MAX) throw new MaskError('size');
+  const list = countList(counts, w * h);
+  checkSum(list, w * h);
+  const mask = new Uint8Array(w * h);
+  let pos = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (i % 2 === 1) mask.fill(1, pos, pos + list[i]!);
+    pos += list[i]!;
+  }
+  return mask;
+}
+
+/** Islands of fewer pixels than this are specks, not objects. */
+const MIN_ISLAND = 4;
+/** How far (px) a simplified outline may stray from the traced pixel edges. */
+const TOLERANCE = 1;
+
+// Directions on the pixel-corner lattice, y down: east, south, west, north (turning right is +1).
+const DX = [1, 0, -1, 0];
+const DY = [0, 1, 0, -1];
+// The two pixels ahead of a corner (top-left corner of pixel (x, y) is (x, y)), left then right of the way.
+const AHEAD_LEFT = [[0, -1], [0, 0], [-1, 0], [-1, -1]] as const;
+const AHEAD_RIGHT = [[0, 0], [-1, 0], [-1, -1], [0, -1]] as const;
+
+/**
+ * The outer outline of each 8-connected island of the mask (row-major, non-zero inside), in pixel-edge
+ * coordinates so that each polygon covers its pixels, simplified (Douglas-Peucker, 1 px, widened only when an
+ * outline needs more than maxPoints vertices). Largest island first; islands under 4 px are dropped. Holes are
+ * not kept: Loupe's polygons have none, so an island with a hole becomes its outline filled.
+ */
+export function maskToPolygons(mask: Uint8Array, w: number, h: number, maxPoints: number): [number, number][][] {
+  const islands: { area: number; points: [number, number][] }[] = [];
+  const on = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && mask[y * w + x] !== 0;
+  for (let i = 0; i < w * h; i++) {
+    if (mask[i] !== 1) continue;
+    // The first pixel met in raster order is its island's top-left: its top edge lies on the outer outline.
+    const area = fill(mask, w, h, i);
+    if (area < MIN_ISLAND) continue;
+    const outline = trace(on, i % w, Math.floor(i / w), w, h);
+    islands.push({ area, points: simplifyClosed(outline, maxPoints) });
+  }
+  for (let i = 0; i < mask.length; i++) if (mask[i] === 2) mask[i] = 1;
+  return islands.sort((a, b) => b.area - a.area).map((x) => x.points);
+}
+
+/** Marks the 8-connected island holding pixel `start` as 2 (scanline fill) and answers its pixel count. */
+function fill(mask: Uint8Array, w: number, h: number, start: number): number {
+  const stack = [start];
+  let area = 0;
+  while (stack.length) {
+    const s = stack.pop()!;
+    if (mask[s] !== 1) continue;
+    const y = Math.floor(s / w);
+    let l = s - y * w;
+    let r = l;
+    while (l > 0 && mask[y * w + l - 1] === 1) l--;
+    while (r + 1 < w && mask[y * w + r + 1] === 1) r++;
+    mask.fill(2, y * w + l, y * w + r + 1);
+    area += r - l + 1;
+    const lo = Math.max(0, l - 1);
+    const hi = Math.min(w - 1, r + 1);
+    for (const ny of [y - 1, y + 1]) {
+      if (ny < 0 || ny >= h) continue;
+      let inRun = false;
+      for (let x = lo; x <= hi; x++) {
+        const v = mask[ny * w + x] === 1;
+        if (v && !inRun) stack.push(ny * w + x);
+        inRun = v;
+      }
+    }
+  }
+  return area;
+}
+
+/** Walks the island's outer edge with the island on the right, keeping only the corners (flat x, y pairs). */
+function trace(on: (x: number, y: number) => boolean, x0: number, y0: number, w: number, h: number): number[] {
+  const pts = [x0, y0];
+  let x = x0;
+  let y = y0;
+  let d = 0;
+  const maxSteps = 4 * (w + 1) * (h + 1);
+  for (let step = 0; step < maxSteps; step++) {
+    x += DX[d]!;
+    y += DY[d]!;
+    if (x === x0 && y === y0) break;
+    const al = AHEAD_LEFT[d]!;
+    const ar = AHEAD_RIGHT[d]!;
+    // 8-connectivity: a pixel ahead-left joins the island even when only diagonally touching it.
+    const nd = on(x + al[0], y + al[1]) ? (d + 3) % 4 : on(x + ar[0], y + ar[1]) ? d : (d + 1) % 4;
+    if (nd !== d) pts.push(x, y);
+    d = nd;
+  }
+  return pts;
+}
+
+/** Douglas-Peucker over a closed outline, tolerance widened until it fits maxPoints; never under 3 points. */
+function simplifyClosed(flat: number[], maxPoints: number): [number, number][] {
+  const n = flat.length / 2;
+  const all = (): [number, number][] => Array.from({ length: n }, (_, i) => [flat[2 * i]!, flat[2 * i + 1]!]);
+  if (n <= 4) return all();
+  // Split the ring at the point farthest from the first, so both halves are open chains.
+  let far = 0;
+  let best = -1;
+  for (let i = 1; i < n; i++) {
+    const d = (flat[2 * i]! - flat[0]!) ** 2 + (flat[2 * i + 1]! - flat[1]!) ** 2;
+    if (d > best) [best, far] = [d, i];
+  }
+  for (let tol = TOLERANCE; ; tol *= 1.5) {
+    const keep = new Uint8Array(n + 1);
+    keep[0] = keep[far] = keep[n] = 1;
+    douglasPeucker(flat, n, 0, far, tol, keep);
+    douglasPeucker(flat, n, far, n, tol, keep);
+    const out: [number, number][] = [];
+    for (let i = 0; i < n; i++) if (keep[i]) out.push([flat[2 * i]!, flat[2 * i + 1]!]);
+    if (out.length < 3) return widest(flat, n, far);
+    if (out.length <= maxPoints) return out;
+  }
+}
+
+/** A sliver thinner than the tolerance: the triangle of the ends and the point farthest from their chord. */
+function widest(flat: number[], n: number, far: number): [number, number][] {
+  const [ax, ay, bx, by] = [flat[0]!, flat[1]!, flat[2 * far]!, flat[2 * far + 1]!];
+  let best = -1;
+  let at = 1;
+  for (let i = 1; i < n; i++) {
+    const d = Math.abs((bx - ax) * (flat[2 * i + 1]! - ay) - (by - ay) * (flat[2 * i]! - ax));
+    if (i !== far && d > best) [best, at] = [d, i];
+  }
+  const pts = [0, far, at].sort((a, b) => a - b);
+  return pts.map((i) => [flat[2 * i]!, flat[2 * i + 1]!] as [number, number]);
+}
+
+/** Marks in `keep` the points of chain a..b (index n is point 0 again) that stray more than tol from the chord. */
+function douglasPeucker(flat: number[], n: number, a: number, b: number, tol: number, keep: Uint8Array): void {
+  const px = (i: number) => flat[2 * (i % n)]!;
+  const py = (i: number) => flat[2 * (i % n) + 1]!;
+  const stack: [number, number][] = [[a, b]];
+  while (stack.length) {
+    const [s, e] = stack.pop()!;
+    const ax = px(s);
+    const ay = py(s);
+    const dx = px(e) - ax;
+    const dy = py(e) - ay;
+    const len = Math.hypot(dx, dy);
+    let worst = -1;
+    let at = -1;
+    for (let i = s + 1; i < e; i++) {
+      const d = len > 0 ? Math.abs(dx * (py(i) - ay) - dy * (px(i) - ax)) / len : Math.hypot(px(i) - ax, py(i) - ay);
+      if (d > worst) [worst, at] = [d, i];
+    }
+    if (at >= 0 && worst > tol) {
+      keep[at] = 1;
+      stack.push([s, at], [at, e]);
+    }
+  }
+}
