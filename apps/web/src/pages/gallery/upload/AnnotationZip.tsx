@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Alert, Button, Progress, Space, Typography } from 'antd';
 import { FileZipOutlined } from '@ant-design/icons';
-import { AnnotationUploadField, DatasetPaths, type AnnotationImportData, type ModelType } from '@loupe/contracts';
+import { AnnotationUploadField, DatasetPaths, Limits, type AnnotationImportData, type ModelType } from '@loupe/contracts';
 import { isApiError } from '@/api/errors';
 import { useTranslation } from '@/i18n';
 import { pathOf } from '../galleryApi';
@@ -11,11 +11,16 @@ import { xhrPost } from './xhrTransport';
 interface Props {
   modelId: string;
   type: ModelType | undefined;
+  /**
+   * The "labelled dataset" mode: the ZIP may carry its images (a Roboflow, CVAT or Ultralytics export, class
+   * folders) and comes without an image upload before it; otherwise it follows the images it annotates.
+   */
+  carriesImages?: boolean;
   onImported: (result: AnnotationImportData) => void;
 }
 
-/** The ZIP step of "images plus offline annotations": sent after the images, matched to them by file name. */
-export function AnnotationZip({ modelId, type, onImported }: Props) {
+/** The ZIP step: annotations matched to the gallery's images by file name, and any images the ZIP carries. */
+export function AnnotationZip({ modelId, type, carriesImages = false, onImported }: Props) {
   const { t } = useTranslation('gallery');
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -24,6 +29,11 @@ export function AnnotationZip({ modelId, type, onImported }: Props) {
 
   const send = async () => {
     if (!file) return;
+    // The server refuses a request over the upload limit as a whole; say so before sending 500 MB for nothing.
+    if (file.size > Limits.uploadMaxBytes) {
+      setError(t('errors:uploadTooLarge'));
+      return;
+    }
     setError(null);
     setPercent(0);
     const body = new FormData();
@@ -42,11 +52,14 @@ export function AnnotationZip({ modelId, type, onImported }: Props) {
     }
   };
 
-  const formats = annotationFormatsFor(type).map((f) => t(`formats.${f}`)).join(', ');
+  const formats = annotationFormatsFor(type)
+    .map((f) => t(`importFormats.${f}`))
+    .join(', ');
+  const hint = !carriesImages ? 'upload.zipHint' : type === 'classification' ? 'upload.zipHintClasses' : 'upload.zipHintDataset';
   return (
     <Space orientation="vertical" style={{ width: '100%' }} size="middle" data-testid="upload-zip-step">
       <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-        {t('upload.zipHint', { formats })}
+        {t(hint, { formats })}
       </Typography.Paragraph>
       <input
         ref={input}

@@ -1,6 +1,8 @@
-import { Alert, Result, Table, Typography } from 'antd';
+import { Result, Table, Typography } from 'antd';
 import type { AnnotationImportData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
+import { ImportReport } from './ImportReport';
+import { importState, importTotals } from './importReport';
 
 export interface SummaryRow {
   name: string;
@@ -13,39 +15,37 @@ interface Props {
   accepted: number;
   rows: SummaryRow[];
   annotations: AnnotationImportData | null;
+  /** A labelled ZIP sent on its own: the summary is the import's, no image was uploaded before it. */
+  zipOnly?: boolean;
 }
 
+type State = 'success' | 'warning' | 'error';
+const WORST: State[] = ['error', 'warning', 'success'];
+
 /** The closing summary: what the server took and, per file, what was refused and why. */
-export function UploadSummary({ accepted, rows, annotations }: Props) {
+export function UploadSummary({ accepted, rows, annotations, zipOnly = false }: Props) {
   const { t } = useTranslation('gallery');
   const refused = rows.filter((r) => r.source !== 'failed').length;
   const failed = rows.length - refused;
+  const totals = annotations ? importTotals(annotations) : null;
+  const states: State[] = [];
+  if (!zipOnly || !totals) states.push(rows.length === 0 ? 'success' : accepted + (annotations?.imagesMatched ?? 0) > 0 ? 'warning' : 'error');
+  // Shapes left out of the import make the whole summary a warning (issue 33: no loss that looks like success).
+  if (totals) states.push(importState(totals));
+  const status = WORST.find((s) => states.includes(s)) ?? 'success';
   return (
-    <div data-testid="upload-summary">
+    <div data-testid="upload-summary" data-status={status}>
       <Result
-        status={rows.length === 0 ? 'success' : accepted + (annotations?.imagesMatched ?? 0) > 0 ? 'warning' : 'error'}
-        title={t('upload.summary.title', { accepted })}
+        status={status}
+        title={
+          zipOnly && totals
+            ? t('upload.summary.importTitle', { annotations: totals.annotations, added: totals.imagesAdded })
+            : t('upload.summary.title', { accepted })
+        }
         subTitle={t('upload.summary.sub', { refused, failed })}
         style={{ padding: '16px 0' }}
       />
-      {annotations && (
-        <Alert
-          type="success"
-          showIcon
-          style={{ marginBottom: 12 }}
-          data-testid="upload-summary-annotations"
-          title={t('upload.summary.annotations', {
-            format: t(`formats.${annotations.format}`),
-            images: annotations.imagesMatched,
-            annotations: annotations.annotations,
-          })}
-          description={
-            annotations.labelsCreated.length > 0
-              ? t('upload.summary.labelsCreated', { labels: annotations.labelsCreated.join(', ') })
-              : undefined
-          }
-        />
-      )}
+      {annotations && <ImportReport data={annotations} />}
       {rows.length > 0 && (
         <Table<SummaryRow & { key: string }>
           size="small"

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Card, Col, Modal, Row, Steps, Typography } from 'antd';
-import { AppstoreAddOutlined, FileImageOutlined, FileZipOutlined, FolderOutlined } from '@ant-design/icons';
+import { AppstoreAddOutlined, DatabaseOutlined, FileImageOutlined, FileZipOutlined, FolderOutlined } from '@ant-design/icons';
 import { ImageUploadField, type AnnotationImportData, type ModelType } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { useGalleryInvalidate } from '../galleryApi';
@@ -29,7 +29,14 @@ const MODE_ICONS: Record<UploadMode, React.ReactNode> = {
   imagesWithAnnotations: <FileZipOutlined />,
   unclassified: <AppstoreAddOutlined />,
   folders: <FolderOutlined />,
+  labelledZip: <DatabaseOutlined />,
 };
+
+/** The wizard's steps per mode: a labelled ZIP goes straight to the ZIP, its images inside it. */
+function stepsOf(mode: UploadMode): Step[] {
+  if (mode === 'labelledZip') return ['mode', 'zip', 'summary'];
+  return mode === 'imagesWithAnnotations' ? ['mode', 'pick', 'upload', 'zip', 'summary'] : ['mode', 'pick', 'upload', 'summary'];
+}
 
 /** The gallery's upload wizards in one modal (SPEC §2): choose how, pick, send with progress, summary. */
 export function UploadWizard(props: Props) {
@@ -87,7 +94,7 @@ function Wizard({ modelId, type, onClose }: Props) {
   const chooseMode = (next: UploadMode) => {
     setMode(next);
     modeRef.current = next;
-    setStep('pick');
+    setStep(next === 'labelledZip' ? 'zip' : 'pick');
   };
 
   const addFiles = (picked: File[]) => {
@@ -138,7 +145,8 @@ function Wizard({ modelId, type, onClose }: Props) {
     ];
   };
 
-  const steps: Step[] = mode === 'imagesWithAnnotations' ? ['mode', 'pick', 'upload', 'zip', 'summary'] : ['mode', 'pick', 'upload', 'summary'];
+  const steps = stepsOf(mode);
+  const zipOnly = mode === 'labelledZip';
   const bytes = files.reduce((sum, f) => sum + f.size, 0);
 
   return (
@@ -153,7 +161,8 @@ function Wizard({ modelId, type, onClose }: Props) {
       {step === 'mode' && (
         <Row gutter={[12, 12]}>
           {modesFor(type).map((m) => (
-            <Col xs={24} sm={12} key={m}>
+            // The labelled ZIP is the third way in: a row of its own under the two upload ways.
+            <Col xs={24} sm={m === 'labelledZip' ? 24 : 12} key={m}>
               <Card hoverable onClick={() => chooseMode(m)} data-testid={`upload-mode-${m}`} style={{ height: '100%' }}>
                 <Card.Meta avatar={<span style={{ fontSize: 24 }}>{MODE_ICONS[m]}</span>} title={t(`upload.modes.${m}.title`)} description={t(`upload.modes.${m}.text`)} />
               </Card>
@@ -165,8 +174,8 @@ function Wizard({ modelId, type, onClose }: Props) {
         <PickFiles mode={mode} several={several} onSeveral={setSeveral} onFiles={addFiles} count={files.length} bytes={bytes} labels={labels} />
       )}
       {step === 'upload' && <UploadProgress snapshot={snapshot} />}
-      {step === 'zip' && <AnnotationZip modelId={modelId} type={type} onImported={onImported} />}
-      {step === 'summary' && <UploadSummary accepted={snapshot.counts.done} rows={summaryRows()} annotations={annotations} />}
+      {step === 'zip' && <AnnotationZip modelId={modelId} type={type} carriesImages={zipOnly} onImported={onImported} />}
+      {step === 'summary' && <UploadSummary accepted={snapshot.counts.done} rows={summaryRows()} annotations={annotations} zipOnly={zipOnly} />}
 
       <div className="loupe-wizard-footer" style={{ display: 'flex', gap: 8, justifyContent: 'flex-end', marginTop: 20 }}>
         {step === 'pick' && (
@@ -205,7 +214,12 @@ function Wizard({ modelId, type, onClose }: Props) {
             </Button>
           </>
         )}
-        {step === 'zip' && (
+        {step === 'zip' && zipOnly && (
+          <Button onClick={() => setStep('mode')} data-testid="upload-zip-back">
+            {t('upload.back')}
+          </Button>
+        )}
+        {step === 'zip' && !zipOnly && (
           <Button onClick={() => setStep('summary')} data-testid="upload-skip-zip">
             {t('upload.skipZip')}
           </Button>
