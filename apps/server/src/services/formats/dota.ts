@@ -55,6 +55,11 @@ export async function parseDota(entry: string, text: string, out: Parsed): Promi
     }
     const last = t[t.length - 1]!;
     const hasDifficulty = t.length >= 10 && /^\d+$/.test(last);
+    // Ten fields are class and difficulty; more are a class of several words, with or without a difficulty.
+    if (t.length === 10 && !hasDifficulty) {
+      badField(out, entry, at, 'number');
+      continue;
+    }
     const label = (hasDifficulty ? t.slice(8, -1) : t.slice(8)).join(' ');
     const points: [number, number][] = [0, 2, 4, 6].map((k) => [values[k]!, values[k + 1]!]);
     out.annotations.push({ entry, image, label, geometry: { kind: 'polygon', points }, quad: true, ...(hasDifficulty && Number(last) > 0 ? { difficult: true } : {}) });
