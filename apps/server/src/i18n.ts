@@ -16,6 +16,13 @@ function load<T>(lang: Language, file: string): T {
 
 const errors = new Map<Language, Catalogue>(LANGUAGES.map((l) => [l, load<Catalogue>(l, 'errors.json')]));
 const failures = new Map<Language, Catalogue>(LANGUAGES.map((l) => [l, load<Catalogue>(l, 'failures.json')]));
+interface ImportCatalogue {
+  skip: Catalogue;
+  convert: Catalogue;
+  expected: Catalogue;
+  expectedSentence: string;
+}
+const imports = new Map<Language, ImportCatalogue>(LANGUAGES.map((l) => [l, load<ImportCatalogue>(l, 'imports.json')]));
 const validation = new Map<Language, ValidationCatalogue>(
   LANGUAGES.map((l) => [l, load<ValidationCatalogue>(l, 'validation.json')]),
 );
@@ -37,6 +44,20 @@ export function interpolate(template: string, vars: Record<string, string | numb
 export function errorMessage(lang: Language, key: string, vars?: Record<string, string | number>): string {
   const template = errors.get(lang)?.[key] ?? errors.get(DEFAULT_LANGUAGE)?.[key] ?? key;
   return interpolate(template, vars);
+}
+
+/** An import report line (contracts locales/<lang>/imports.json): a skip or convert reason with its count. */
+export function importText(lang: Language, group: 'skip' | 'convert', reason: string, vars: Record<string, string | number>): string {
+  const template = imports.get(lang)?.[group][reason] ?? imports.get(DEFAULT_LANGUAGE)?.[group][reason] ?? reason;
+  return interpolate(template, vars);
+}
+
+/** "Expected: a list of [x, y] number pairs." for a badField's `expected` key; '' for none or an unknown key. */
+export function expectedText(lang: Language, expected: string | number | undefined): string {
+  if (expected === undefined) return '';
+  const cat = imports.get(lang) ?? imports.get(DEFAULT_LANGUAGE)!;
+  const what = cat.expected[String(expected)] ?? imports.get(DEFAULT_LANGUAGE)!.expected[String(expected)];
+  return what ? interpolate(cat.expectedSentence, { expected: what }) : '';
 }
 
 /** A field's display name (validation.json `fields`); unknown fields keep their own name. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { Errors, type AnnotationImportData, type ExportFormat, type ImageAnnotationsData, type ImageListData, type LabelData, type ModelData, type UploadData } from '@loupe/contracts';
+import { Errors, type AnnotationImportData, type ExportFormat, type ImageAnnotationsData, type ImageListData, type LabelData, type ModelData, type ModelType, type UploadData } from '@loupe/contracts';
 import { call, startApp, type TestApp } from './helper.js';
 import { draw, newModel, send, uploadUrl, userToken, zip, zipUrl, type ZipEntry } from './gallery-fixtures.js';
 
@@ -12,8 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function withImages(names: string[], size: [number, number] = [200, 100]) {
-  const m = await newModel(t.app, token, 'SEGMENTATION');
+async function withImages(names: string[], size: [number, number] = [200, 100], type: ModelType = 'SEGMENTATION') {
+  const m = await newModel(t.app, token, type);
   const files = await Promise.all(names.map(async (n, i) => ({ filename: n, data: await draw(n.endsWith('.png') ? 'png' : 'jpeg', size[0], size[1], 100 * m.id + i) })));
   const r = await send<UploadData>(t.app, token, uploadUrl(m.id), files);
   expect(r.data.accepted).toBe(names.length);
@@ -60,12 +60,14 @@ describe('annotation ZIP import (SPEC §5 annotation ZIP)', () => {
     expect(r.data.results.map((x) => x.code).sort((p, q) => p! - q!)).toEqual([Errors.annotationNoImage.code, Errors.annotationBadField.code]);
     // The zero-width box is named by file and field.
     expect(r.data.results.find((x) => x.code === Errors.annotationBadField.code)?.message).toBe(
-      'The annotation file "annotations/instances.json" cannot be read: "annotations[3].bbox" is missing, of the wrong type or not a usable number.',
+      'The annotation file "annotations/instances.json" cannot be read: "annotations[3].bbox" is missing, of the wrong type or not a usable number. Expected: [x, y, width, height], numbers with width and height above 0.',
     );
+    // A segmentation model trains on polygons: the box is stored as its four corners (and reported so).
     expect(await snapshot(m)).toEqual([
-      ['a.jpg', 'scratch', { kind: 'box', x1: 10, y1: 20, x2: 40, y2: 60 }],
+      ['a.jpg', 'scratch', { kind: 'polygon', points: [[10, 20], [40, 20], [40, 60], [10, 60]] }],
       ['b.png', 'dent', { kind: 'polygon', points: [[10, 10], [50, 10], [50, 60], [10, 60]] }],
     ]);
+    expect(r.data.report[0]!.converted.map((c) => c.message)).toEqual(['1 boxes stored as four-corner polygons: segmentation trains on polygons']);
     const model = await call<ModelData>(t.app, 'GET', `/api/models/${m.id}`, undefined, { token });
     expect(model.data.labeledImages).toBe(2);
     // a second import replaces the set (a new version), it does not add to it
@@ -87,13 +89,13 @@ describe('annotation ZIP import (SPEC §5 annotation ZIP)', () => {
     expect((await call<ImageListData>(t.app, 'GET', `/api/models/${m.id}/images?labelId=${dent.id}`, undefined, { token })).data.items.map((i) => i.name)).toEqual(['b.png']);
     const del = await t.app.inject({ method: 'DELETE', url: `/api/models/${m.id}/labels/${dent.id}`, headers: { 'x-token': token } });
     expect(del.json()).toMatchObject({ code: 0 });
-    expect(await snapshot(m)).toEqual([['a.jpg', 'scratch', { kind: 'box', x1: 10, y1: 20, x2: 40, y2: 60 }]]);
+    expect(await snapshot(m)).toEqual([['a.jpg', 'scratch', { kind: 'polygon', points: [[10, 20], [40, 20], [40, 60], [10, 60]] }]]);
     expect((await call<ModelData>(t.app, 'GET', `/api/models/${m.id}`, undefined, { token })).data.labeledImages).toBe(1);
     expect((await call<ImageListData>(t.app, 'GET', `/api/models/${m.id}/images?filter=unlabeled`, undefined, { token })).data.items.map((i) => i.name)).toEqual(['b.png']);
   });
 
   it('imports Pascal VOC XML and refuses any DOCTYPE or ENTITY', async () => {
-    const m = await withImages(['a.jpg']);
+    const m = await withImages(['a.jpg'], [200, 100], 'DETECTION');
     const voc = (name: string) =>
       `<annotation><filename>a.jpg</filename><size><width>200</width><height>100</height></size><object><name>${name}</name><bndbox><xmin>5</xmin><ymin>6</ymin><xmax>50</xmax><ymax>60</ymax></bndbox></object></annotation>`;
     const r = await importZip(m, [{ path: 'Annotations/a.xml', data: voc('bolt') }]);
@@ -106,7 +108,7 @@ describe('annotation ZIP import (SPEC §5 annotation ZIP)', () => {
   });
 
   it('imports LabelMe polygons and rectangles', async () => {
-    const m = await withImages(['a.jpg']);
+    const m = await withImages(['a.jpg'], [200, 100], 'MEASURE');
     const lm = {
       version: '5.4.1',
       imagePath: '..\\images\\a.jpg',
@@ -119,16 +121,19 @@ describe('annotation ZIP import (SPEC §5 annotation ZIP)', () => {
       ],
     };
     const r = await importZip(m, [{ path: 'a.json', data: JSON.stringify(lm) }]);
-    expect(r.data).toMatchObject({ format: 'labelme', annotations: 2 });
-    expect(r.data.results).toHaveLength(1);
-    expect(await snapshot(m)).toEqual([
+    // A circle is a polygon now (issue 33); a measurement model keeps a rectangle as a rotated box at 0°.
+    expect(r.data).toMatchObject({ format: 'labelme', annotations: 3 });
+    expect(r.data.results).toHaveLength(0);
+    const snap = await snapshot(m);
+    expect(snap.slice(0, 2)).toEqual([
       ['a.jpg', 'crack', { kind: 'polygon', points: [[1, 2], [30, 2], [30, 40]] }],
-      ['a.jpg', 'pit', { kind: 'box', x1: 10, y1: 20, x2: 50, y2: 60 }],
+      ['a.jpg', 'pit', { kind: 'polygon', points: expect.any(Array) }],
     ]);
+    expect(snap[2]).toEqual(['a.jpg', 'pit', { kind: 'rbox', cx: 30, cy: 40, w: 40, h: 40, angle: 0 }]);
   });
 
   it('imports YOLO txt with classes.txt or data.yaml names', async () => {
-    const m = await withImages(['a.jpg', 'b.png']);
+    const m = await withImages(['a.jpg', 'b.png'], [200, 100], 'DETECTION');
     const r = await importZip(m, [
       { path: 'labels/a.txt', data: '0 0.5 0.5 0.2 0.4\n1 0.1 0.1 0.3 0.1 0.3 0.5\n' },
       { path: 'labels/b.txt', data: '1 0.25 0.5 0.5 1\n' },
@@ -136,8 +141,9 @@ describe('annotation ZIP import (SPEC §5 annotation ZIP)', () => {
       { path: 'data.yaml', data: 'path: .\nnames:\n  0: nut\n  1: "washer"\n' },
     ]);
     expect(r.code, r.message).toBe(0);
+    // The segment line becomes its bounding box on a detection model (reported as converted).
     expect(r.data).toMatchObject({ format: 'yolo', annotations: 3, labelsCreated: ['nut', 'washer'] });
-    expect(r.data.results.map((x) => x.code)).toEqual([Errors.annotationNoImage.code]);
+    expect(r.data.report.find((x) => x.file === 'labels/zzz.txt')!.skipped.map((x) => x.reason)).toEqual(['noImage']);
     const snap = await snapshot(m);
     expect(snap[0]).toEqual(['a.jpg', 'nut', { kind: 'box', x1: 80, y1: 30, x2: 120, y2: 70 }]);
     expect(snap[2]).toEqual(['b.png', 'washer', { kind: 'box', x1: 0, y1: 0, x2: 100, y2: 100 }]);
@@ -157,8 +163,9 @@ describe('annotation ZIP import (SPEC §5 annotation ZIP)', () => {
     expect((await call<LabelData[]>(t.app, 'GET', `/api/models/${m.id}/labels`, undefined, { token })).data).toEqual([]);
     const notZip = await send(t.app, token, zipUrl(m.id), [{ field: 'file', filename: 'a.zip', data: Buffer.from('PK but not really a zip file') }]);
     expect(notZip.code).toBe(Errors.zipInvalid.code);
+    // A classification model takes class folders and lists (issue 33), but not before it has images or the ZIP brings some.
     const cls = await newModel(t.app, token, 'classification');
-    expect((await send(t.app, token, zipUrl(cls.id), [{ field: 'file', filename: 'a.zip', data: await zip([]) }])).code).toBe(Errors.wrongModelType.code);
+    expect((await send(t.app, token, zipUrl(cls.id), [{ field: 'file', filename: 'a.zip', data: await zip([]) }])).code).toBe(Errors.annotationsBeforeImages.code);
   });
 });
 
@@ -193,7 +200,7 @@ describe('export (SPEC /download/downloadImage) re-imports to the same annotatio
       { image_id: 2, category_id: 2, segmentation: [[10, 10, 60, 12.25, 40, 70, 5, 50]], bbox: [5, 10, 55, 60] },
     ],
   };
-  it.each(['coco', 'voc', 'yolo', 'labelme'] as ExportFormat[])('%s', async (format) => {
+  it.each(['coco', 'voc', 'yolo', 'labelme', 'cvat'] as ExportFormat[])('%s', async (format) => {
     const m = await withImages(['a.jpg', 'b.png', 'c.jpg']);
     await importZip(m, [{ path: 'instances.json', data: JSON.stringify(source) }]);
     const before = await snapshot(m);

@@ -24,6 +24,9 @@ export type SkipReason =
   | 'tooManyPoints' // vars.max
   | 'tooManyShapes' // the image would hold more than the labeling limit: vars.max
   | 'labelFailed' // the label could not be created: vars.label, vars.reason
+  | 'extraClass' // a single-label classification image given several classes: the first is kept
+  | 'noClass' // classification: an image the ZIP carries with no class (added unclassified)
+  | 'nested' // classification: an image in folders deeper than <split>/<class>/<image>
   | 'tag'; // an image-level tag or class on a model that trains on shapes (tags become classes in classification)
 
 export type ConvertReason =

@@ -1,6 +1,11 @@
+import fs from 'node:fs';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { Limits } from '@loupe/contracts';
 import { AppError, fail } from '../../errors.js';
+import type { ReceivedFile } from '../gallery/receive.js';
 
 export interface ZipLimits {
   maxUncompressed: number;
@@ -16,6 +21,21 @@ export interface ZipText {
 
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
+
+/** What to do with an entry: read it into memory (an annotation file), stream it to a temp file (an image), or pass. */
+export type EntryUse = 'text' | 'file' | null;
+
+/** Streams an image entry to a temp file as the gallery's upload does (hash, size and head kept on the way). */
+export interface FileSink {
+  /** A fresh temp path (the blob store's temp folder). */
+  tempPath(): string;
+  /** Each image entry, once written; `name` is its path in the ZIP. Removing the temp file is the callee's. */
+  onFile(file: ReceivedFile): Promise<void>;
+  /** Largest image accepted; a bigger entry is handed on as tooLarge without its bytes. */
+  maxFileBytes: number;
+}
+
+const HEAD_BYTES = 65_536;
 
 /** Zip slip: absolute paths, drive letters, `..` segments; links are refused by their mode bits. */
 export function unsafeEntry(entry: Entry): boolean {
@@ -50,7 +70,13 @@ const open = (file: string) =>
  * may inflate to at most Limits.annotationFileMaxBytes, all of them together to annotationFilesMaxBytes:
  * an inflating stream is stopped at the first chunk past either, so a ZIP bomb costs a few MB, not GBs.
  */
-export async function readZip(file: string, limits: ZipLimits, wanted: (path: string) => boolean, onEntry: (entry: ZipText) => Promise<void>): Promise<void> {
+export async function readZip(
+  file: string,
+  limits: ZipLimits,
+  wanted: (path: string) => boolean | EntryUse,
+  onEntry: (entry: ZipText) => Promise<void>,
+  sink?: FileSink,
+): Promise<void> {
   let zip: ZipFile;
   try {
     zip = await open(file);
@@ -72,7 +98,21 @@ export async function readZip(file: string, limits: ZipLimits, wanted: (path: st
         declared += entry.uncompressedSize;
         if (entry.uncompressedSize > limits.maxEntry || declared > limits.maxUncompressed) return reject(new AppError('zipTooLarge'));
         const path = entry.fileName.replace(/\\/g, '/');
-        if (!wanted(path)) return zip.readEntry();
+        const use = wanted(path);
+        if (!use) return zip.readEntry();
+        if (use === 'file') {
+          if (!sink) return zip.readEntry();
+          if (entry.uncompressedSize > sink.maxFileBytes) {
+            const skipped = { name: path, tempFile: '', bytes: entry.uncompressedSize, sha: '', head: Buffer.alloc(0), tooLarge: true };
+            return void sink.onFile(skipped).then(() => zip.readEntry(), reject);
+          }
+          return zip.openReadStream(entry, (err, stream) => {
+            if (err) return reject(err);
+            void toTemp(stream, path, sink, entry.uncompressedSize)
+              .then((f) => sink.onFile(f))
+              .then(() => zip.readEntry(), reject);
+          });
+        }
         if (entry.uncompressedSize > fileMax) return reject(tooBig(path));
         zip.openReadStream(entry, (err, stream) => {
           if (err) return reject(err);
@@ -102,4 +142,29 @@ export async function readZip(file: string, limits: ZipLimits, wanted: (path: st
   } finally {
     zip.close();
   }
+}
+
+/** One image entry to a temp file; yauzl's validateEntrySizes stops a stream that inflates past its declared size. */
+async function toTemp(stream: NodeJS.ReadableStream, name: string, sink: FileSink, declared: number): Promise<ReceivedFile> {
+  if (declared === 0) return { name, tempFile: '', bytes: 0, sha: '', head: Buffer.alloc(0), tooLarge: false };
+  const tempFile = sink.tempPath();
+  const out = fs.createWriteStream(tempFile);
+  const hash = createHash('sha256');
+  const head: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (bytes < HEAD_BYTES) head.push(chunk);
+      bytes += chunk.length;
+      hash.update(chunk);
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+  } catch (e) {
+    out.destroy();
+    await fs.promises.rm(tempFile, { force: true });
+    throw e;
+  }
+  out.end();
+  await finished(out);
+  return { name, tempFile, bytes, sha: hash.digest('hex'), head: Buffer.concat(head).subarray(0, HEAD_BYTES), tooLarge: false };
 }
