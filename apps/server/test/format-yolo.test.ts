@@ -114,6 +114,8 @@ describe('isYoloLabelFile', () => {
     ['labels/a.txt', '0 0.5 0.5 0.1 0.1\n', true],
     ['labels/empty.txt', '', true],
     ['labels/bad-line.txt', '0 0.5 0.5 0.1 0.1\n0 0.5 abc 0.1 0.1\n', true],
+    ['labels/only-bad.txt', '0 0.5 abc 0.1 0.1\n', true],
+    ['notes.txt', 'Steps\n1. Open the export page\n2 boxes were drawn by hand today\n', false],
     ['train.txt', 'images/train/a.jpg\nimages/train/b.jpg\n', false],
     ['val.txt', './images/val/c.png\r\n', false],
     ['test.txt', '', false],

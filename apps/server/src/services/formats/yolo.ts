@@ -22,10 +22,14 @@ function nameList(text: string): string[] | null {
   return names;
 }
 
-/** A line of numbers only, a class index and at least one value: what a label line looks like. */
+/**
+ * What a label line looks like: numbers only (a class and values), or a class and at least four values of
+ * which a few are spoilt ("0 0.5 abc 0.1 0.1" is a bad label line to report, not prose to pass over).
+ */
 const isLabelLine = (line: string) => {
   const t = line.trim().split(/\s+/);
-  return t.length >= 2 && t.every(isNumber);
+  if (t.length >= 2 && t.every(isNumber)) return true;
+  return t.length >= 5 && /^\d+$/.test(t[0]!) && t.filter(isNumber).length * 2 > t.length;
 };
 
 /** `names` at a YAML's top level: a list, or an index map (Ultralytics writes `0: person`). */
