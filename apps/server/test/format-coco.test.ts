@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LabelingLimits, type Geometry } from '@loupe/contracts';
 import { cocoWriter, isCoco, parseCoco } from '../src/services/formats/coco.js';
-import { decodeRle, maskToPolygons, MaskError } from '../src/services/formats/mask.js';
+import { decodeRle, decodeRleCrop, maskToPolygons, MaskError } from '../src/services/formats/mask.js';
 import { emptyParsed, type ExportImage, type Parsed } from '../src/services/formats/types.js';
 import { parseJson } from '../src/services/gallery/workers.js';
 
@@ -105,6 +105,23 @@ describe('COCO variants', () => {
     expect(decodeRle({ size: [200, 300], counts: cocoString(cocoCounts(big, 200, 300)) })).toEqual(big);
   });
 
+  it('crops a decoded mask to its pixels exactly as the full decode holds them', () => {
+    for (const [w, h, inside] of [
+      [40, 30, (x: number, y: number) => x > 10 && x < 14 && y > 5 && y < 9],
+      [40, 30, (x: number, y: number) => (x > 10 && x < 30 && y > 20) || (x > 25 && x < 27 && y < 3)],
+      [7, 50, (x: number, y: number) => y > 45 || x < 1],
+    ] as const) {
+      const full = draw(w, h, inside);
+      const counts = cocoCounts(full, h, w);
+      const crop = decodeRleCrop({ size: [h, w], counts: cocoString(counts) })!;
+      const xs = [...full.keys()].filter((i) => full[i]).map((i) => i % w);
+      const ys = [...full.keys()].filter((i) => full[i]).map((i) => Math.floor(i / w));
+      expect([crop.left, crop.top, crop.w, crop.h]).toEqual([Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs) + 1, Math.max(...ys) - Math.min(...ys) + 1]);
+      for (let y = 0; y < crop.h; y++) for (let x = 0; x < crop.w; x++) expect(crop.mask[y * crop.w + x]).toBe(full[(y + crop.top) * w + x + crop.left]);
+    }
+    expect(decodeRleCrop({ size: [10, 10], counts: [100] })).toBeNull();
+  });
+
   it('traces a compressed RLE mask into one polygon per island, largest first, specks left out', async () => {
     const w = 200;
     const h = 100;
@@ -117,6 +134,7 @@ describe('COCO variants', () => {
     const disk = draw(w, h, (x, y) => (x - 60) ** 2 + (y - 50) ** 2 < 35 ** 2);
     expect(Math.abs(area(pointsOf(a.geometry)) - pixels(disk)) / pixels(disk)).toBeLessThan(0.03);
     expect(area(pointsOf(a.moreParts![0]!))).toBe(60 * 30);
+    expect(pointsOf(a.moreParts![0]!)).toEqual(expect.arrayContaining([[120, 20], [180, 50]]));
   });
 
   it('reads an uncompressed crowd mask (iscrowd 1, counts as numbers)', async () => {

@@ -1,6 +1,6 @@
 import { LabelingLimits, type Geometry } from '@loupe/contracts';
 import type { ZipText } from './zip-read.js';
-import { decodeRle, maskToPolygons, MaskError } from './mask.js';
+import { decodeRleCrop, maskToPolygons, MaskError, type MaskCrop } from './mask.js';
 import { badField, boundsOf, breathe, isCoord, isList, isObject, round, skip, toExportable, tooManyPoints, validGeometry, type Parsed, type Writer } from './types.js';
 
 interface CocoFile {
@@ -49,17 +49,17 @@ function polygonParts(seg: unknown[], at: string, maxPoints: number): Shape {
 }
 
 function maskParts(seg: Record<string, unknown>, at: string, maxPoints: number): Shape {
-  let mask: Uint8Array;
+  let crop: MaskCrop | null;
   try {
-    mask = decodeRle(seg as { size: [number, number]; counts: string });
+    crop = decodeRleCrop(seg as { size: [number, number]; counts: string });
   } catch (e) {
     if (e instanceof MaskError) return { bad: `${at}.segmentation`, expected: 'rle' };
     throw e;
   }
-  const [h, w] = seg.size as [number, number];
-  const polygons = maskToPolygons(mask, w, h, maxPoints);
-  if (polygons.length === 0) return null;
-  const [first, ...rest] = polygons.map((points): Geometry => ({ kind: 'polygon', points }));
+  const polygons = crop ? maskToPolygons(crop.mask, crop.w, crop.h, maxPoints) : [];
+  if (!crop || polygons.length === 0) return null;
+  const { left, top } = crop;
+  const [first, ...rest] = polygons.map((pts): Geometry => ({ kind: 'polygon', points: pts.map(([x, y]) => [x + left, y + top]) }));
   return { geometry: first!, ...(rest.length ? { moreParts: rest } : {}), converted: 'maskToPolygon' };
 }
 

@@ -3,8 +3,10 @@
  * Loupe stores shapes, never bitmaps, so a mask is traced into one polygon per island.
  */
 
-/** A mask over this many pixels is refused before anything is allocated (100 megapixels: 100 MB of mask). */
-export const MASK_PIXELS_MAX = 100_000_000;
+import { Limits } from '@loupe/contracts';
+
+/** A mask over this many pixels is refused before anything is allocated: no image Loupe takes is larger. */
+export const MASK_PIXELS_MAX = Limits.imageMaxPixels;
 
 /** Why an RLE could not be decoded; the parsers answer it as badField(…, 'rle'). */
 export class MaskError extends Error {}
@@ -91,6 +93,51 @@ export function decodeRle(rle: { size: [number, number]; counts: string | ArrayL
   return mask;
 }
 
+/** A mask cut to the bounding box of its pixels, placed at (left, top) in the full mask. */
+export interface MaskCrop {
+  mask: Uint8Array;
+  left: number;
+  top: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * decodeRle, cut to the pixels' bounding box: tracing then costs the object's size, not the image's (a
+ * thousand small objects on 20-megapixel images would otherwise scan 20 billion pixels). Null when empty.
+ */
+export function decodeRleCrop(rle: { size: [number, number]; counts: string | ArrayLike<number> }): MaskCrop | null {
+  const [h, w] = sizeOf(rle.size);
+  const counts = countList(rle.counts, h * w);
+  checkSum(counts, h * w);
+  let [x0, x1, y0, y1] = [w, -1, h, -1];
+  for (let i = 1, pos = counts[0] ?? 0; i < counts.length; pos += counts[i]!, i++) {
+    const c = counts[i]!;
+    if (i % 2 === 0 || c === 0) continue;
+    const first = Math.floor(pos / h);
+    const last = Math.floor((pos + c - 1) / h);
+    x0 = Math.min(x0, first);
+    x1 = Math.max(x1, last);
+    if (first !== last) [y0, y1] = [0, h - 1];
+    else [y0, y1] = [Math.min(y0, pos - first * h), Math.max(y1, pos + c - 1 - first * h)];
+  }
+  if (x1 < 0) return null;
+  const cw = x1 - x0 + 1;
+  const ch = y1 - y0 + 1;
+  const mask = new Uint8Array(cw * ch);
+  for (let i = 1, pos = counts[0] ?? 0; i < counts.length; pos += counts[i]!, i++) {
+    if (i % 2 === 0) continue;
+    for (let k = pos, end = pos + counts[i]!; k < end; ) {
+      const x = Math.floor(k / h);
+      const y = k - x * h;
+      const n = Math.min(end - k, h - y);
+      for (let j = 0, at = (y - y0) * cw + (x - x0); j < n; j++, at += cw) mask[at] = 1;
+      k += n;
+    }
+  }
+  return { mask, left: x0, top: y0, w: cw, h: ch };
+}
+
 /** CVAT's <mask rle="…">: run lengths from background, row-major over a width × height rectangle. */
 export function decodeRowRuns(counts: unknown, w: number, h: number): Uint8Array {
   if (!isCount(w) || !isCount(h) || w === 0 || h === 0 || w * h > MASK_PIXELS_MAX) throw new MaskError('size');
@@ -118,7 +165,7 @@ const AHEAD_LEFT = [[0, -1], [0, 0], [-1, 0], [-1, -1]] as const;
 const AHEAD_RIGHT = [[0, 0], [-1, 0], [-1, -1], [0, -1]] as const;
 
 /**
- * The outer outline of each 8-connected island of the mask (row-major, non-zero inside), in pixel-edge
+ * The outer outline of each 8-connected island of the mask (row-major, 1 inside, 0 outside), in pixel-edge
  * coordinates so that each polygon covers its pixels, simplified (Douglas-Peucker, 1 px, widened only when an
  * outline needs more than maxPoints vertices). Largest island first; islands under 4 px are dropped. Holes are
  * not kept: Loupe's polygons have none, so an island with a hole becomes its outline filled.
