@@ -122,6 +122,67 @@ const roLabelImg = `<annotation verified="no">
 </annotation>
 `;
 
+// X-AnyLabeling's custom_to_voc (minidom pretty print, 2 spaces): integer bndbox, polygons as <x1><y1>…
+// children holding Python floats, <occluded>; a shape it has no VOC form for (a rotation, a point) still
+// gets an <object> with a name and no geometry.
+const xAnyLabeling = `<?xml version="1.0" ?>
+<annotation>
+  <folder>/data/out</folder>
+  <filename>board_03.jpg</filename>
+  <size>
+    <width>800</width>
+    <height>600</height>
+    <depth>3</depth>
+  </size>
+  <source>
+    <database>https://github.com/CVHub520/X-AnyLabeling</database>
+  </source>
+  <object>
+    <name>chip</name>
+    <pose>Unspecified</pose>
+    <truncated>0</truncated>
+    <occluded>0</occluded>
+    <difficult>0</difficult>
+    <bndbox>
+      <xmin>8</xmin>
+      <ymin>10</ymin>
+      <xmax>60</xmax>
+      <ymax>70</ymax>
+    </bndbox>
+    <polygon>
+      <x1>10.5</x1>
+      <y1>10.0</y1>
+      <x2>60.0</x2>
+      <y2>12.25</y2>
+      <x3>55.0</x3>
+      <y3>70.0</y3>
+      <x4>8.0</x4>
+      <y4>66.0</y4>
+    </polygon>
+  </object>
+  <object>
+    <name>resistor</name>
+    <pose>Unspecified</pose>
+    <truncated>0</truncated>
+    <occluded>0</occluded>
+    <difficult>0</difficult>
+    <bndbox>
+      <xmin>100</xmin>
+      <ymin>120</ymin>
+      <xmax>180</xmax>
+      <ymax>150</ymax>
+    </bndbox>
+  </object>
+  <object>
+    <name>fiducial</name>
+    <pose>Unspecified</pose>
+    <truncated>0</truncated>
+    <occluded>0</occluded>
+    <difficult>1</difficult>
+  </object>
+</annotation>
+`;
+
 // CVAT "PASCAL VOC 1.1" (Datumaro): XML declaration, empty <folder> and <depth>, float pixels, <occluded>,
 // <attributes>, and a <source> that has its own <annotation> element.
 const cvat = `<?xml version="1.0" encoding="utf-8"?>
@@ -156,16 +217,6 @@ const cvat = `<?xml version="1.0" encoding="utf-8"?>
         <value>red</value>
       </attribute>
     </attributes>
-  </object>
-  <object>
-    <name>road sign</name>
-    <truncated>0</truncated>
-    <occluded>1</occluded>
-    <difficult>0</difficult>
-    <polygon>
-      <x1>10.5</x1><y1>10</y1><x2>60</x2><y2>12.25</y2><x3>55</x3><y3>70</y3><x4>8</x4><y4>66</y4>
-    </polygon>
-    <bndbox><xmin>8</xmin><ymin>10</ymin><xmax>60</xmax><ymax>70</ymax></bndbox>
   </object>
 </annotation>
 `;
@@ -202,13 +253,20 @@ describe('Pascal VOC variants', () => {
     expect((out.annotations[1]!.geometry as { angle: number }).angle).toBeCloseTo(160, 4);
   });
 
-  it('CVAT/Datumaro: float pixels, empty optional tags, polygons as x1 y1 x2 y2… children, folders in filename dropped', async () => {
+  it('CVAT/Datumaro: float pixels, empty optional tags, <attributes>, folders in filename dropped', async () => {
     const out = await read('Annotations/frame_000007.xml', cvat);
     expect(out.problems).toEqual([]);
     expect([...out.images]).toEqual(['frame_000007.PNG']);
+    expect(out.annotations.map((a) => a.geometry)).toEqual([{ kind: 'box', x1: 100.46, y1: 200, x2: 350.93, y2: 410.5 }]);
+  });
+
+  it('X-AnyLabeling: polygons as x1 y1 x2 y2… children over their bndbox; an object with no geometry is named', async () => {
+    const out = await read('xml/board_03.xml', xAnyLabeling);
+    expect([...out.images]).toEqual(['board_03.jpg']);
     expect(out.annotations).toHaveLength(2);
-    expect(out.annotations[0]!.geometry).toEqual({ kind: 'box', x1: 100.46, y1: 200, x2: 350.93, y2: 410.5 });
-    expect(out.annotations[1]).toMatchObject({ label: 'road sign', geometry: { kind: 'polygon', points: [[10.5, 10], [60, 12.25], [55, 70], [8, 66]] } });
+    expect(out.annotations[0]).toMatchObject({ label: 'chip', geometry: { kind: 'polygon', points: [[10.5, 10], [60, 12.25], [55, 70], [8, 66]] } });
+    expect(out.annotations[1]).toMatchObject({ label: 'resistor', geometry: { kind: 'box', x1: 100, y1: 120, x2: 180, y2: 150 } });
+    expect(fields(out)).toEqual(['object[2].bndbox:number']);
   });
 
   it('Roboflow: numbers with spaces around them, a long generated file name, and a UTF-8 BOM', async () => {
@@ -254,6 +312,7 @@ describe('Pascal VOC variants', () => {
       <object><name>tip</name><point><x>4</x><y>5</y></point></object>
       <object><name>edge</name><line><x1>1</x1><y1>1</y1><x2>9</x2><y2>9</y2></line></object>
       <object><name>nothing</name><pose>Unspecified</pose></object>
+      <object><name>empty polygon</name><polygon/><bndbox><xmin>1</xmin><ymin>1</ymin><xmax>5</xmax><ymax>5</ymax></bndbox></object>
       <object><name>ok</name><bndbox><xmin>1</xmin><ymin>1</ymin><xmax>5</xmax><ymax>5</ymax></bndbox></object></annotation>`;
     const out = await read('p.xml', xml);
     expect(out.skips).toEqual([
@@ -261,7 +320,7 @@ describe('Pascal VOC variants', () => {
       { entry: 'p.xml', reason: 'line', count: 1 },
     ]);
     expect(fields(out)).toEqual(['object[2].bndbox:number']);
-    expect(out.annotations.map((a) => a.label)).toEqual(['ok']);
+    expect(out.annotations.map((a) => a.label)).toEqual(['empty polygon', 'ok']);
   });
 });
 

@@ -62,11 +62,13 @@ function box(at: string, b: unknown): Read {
 
 /** The richest geometry an object states: a rotated box or polygon comes with its bndbox for plain VOC readers. */
 function read(at: string, o: Record<string, unknown>): Read {
-  if (o.robndbox !== undefined) return rotated(at, o.robndbox);
-  if (o.polygon !== undefined) return polygon(at, o.polygon);
+  // An empty <polygon/> or <robndbox/> (some writers leave one) states nothing: the next element is read.
+  const has = (k: string) => o[k] !== undefined && o[k] !== '';
+  if (has('robndbox')) return rotated(at, o.robndbox);
+  if (has('polygon')) return polygon(at, o.polygon);
   if (o.bndbox !== undefined) return box(at, o.bndbox);
-  if (o.point !== undefined || o.keypoints !== undefined) return { skip: 'point' };
-  if (o.line !== undefined || o.polyline !== undefined) return { skip: 'line' };
+  if (has('point') || has('keypoints')) return { skip: 'point' };
+  if (has('line') || has('polyline')) return { skip: 'line' };
   return null;
 }
 
