@@ -88,14 +88,21 @@ describe('LabelMe versions', () => {
     expect(out.embedded).toEqual([]);
   });
 
-  it('reads a 5.x file: description as OCR text, rectangle corners in any order, a mask shape named in the report', async () => {
+  it('reads a 5.x file: description as OCR text, rectangle corners in any order, mask shapes traced into polygons', async () => {
+    // labelme saves a mask as a 0/1 PNG over the rectangle of its two points, pasted at their whole-pixel corner.
+    const bits = Buffer.alloc(10 * 8);
+    for (let y = 1; y <= 5; y++) for (let x = 2; x <= 6; x++) bits[y * 10 + x] = 1;
+    for (const [x, y] of [[8, 6], [9, 6], [8, 7], [9, 7]] as const) bits[y * 10 + x] = 1;
+    const mask = (b: Buffer) => sharp(b, { raw: { width: 10, height: 8, channels: 1 } }).png().toBuffer().then((x) => x.toString('base64'));
     const doc = {
       version: '5.4.1',
       flags: {},
       shapes: [
         { label: 'plate', points: [[90, 40], [10, 20]], group_id: null, description: 'AB-1234', shape_type: 'rectangle', flags: {}, mask: null },
         { label: 'Straße', points: [[1, 1], [9, 1], [5, 8]], group_id: null, description: '', shape_type: 'polygon', flags: {}, mask: null },
+        { label: 'blob', points: [[20.7, 30.2], [29.7, 37.2]], group_id: null, description: '', shape_type: 'mask', flags: {}, mask: await mask(bits) },
         { label: 'blob', points: [[5, 5], [7, 7]], group_id: null, description: '', shape_type: 'mask', flags: {}, mask: 'iVBORw0KGgo=' },
+        { label: 'blob', points: [[5, 5], [14, 12]], group_id: null, description: '', shape_type: 'mask', flags: {}, mask: await mask(Buffer.alloc(80)) },
       ],
       imagePath: 'plate.png',
       imageData: null,
@@ -103,11 +110,22 @@ describe('LabelMe versions', () => {
       imageWidth: 200,
     };
     const out = await parse(doc, 'plate.json');
-    expect(out.annotations.map((a) => [a.label, a.geometry])).toEqual([
+    expect(out.annotations.slice(0, 2).map((a) => [a.label, a.geometry])).toEqual([
       ['plate', { kind: 'box', x1: 10, y1: 20, x2: 90, y2: 40, text: 'AB-1234' }],
       ['Straße', { kind: 'polygon', points: [[1, 1], [9, 1], [5, 8]] }],
     ]);
-    expect(skips(out)).toEqual({ 'unsupportedShape:mask': 1 });
+    const blob = out.annotations[2]!;
+    expect(blob.converted).toBe('maskToPolygon');
+    const bounds = (g: Geometry) => {
+      const pts = (g as { points: [number, number][] }).points;
+      return [Math.min(...pts.map((p) => p[0])), Math.min(...pts.map((p) => p[1])), Math.max(...pts.map((p) => p[0])), Math.max(...pts.map((p) => p[1]))];
+    };
+    // the 5 x 5 island at mask (2, 1) pasted at (20, 30); the 2 x 2 island as a further part
+    expect(bounds(blob.geometry)).toEqual([22, 31, 27, 36]);
+    expect(blob.moreParts?.map(bounds)).toEqual([[28, 36, 30, 38]]);
+    expect(out.annotations).toHaveLength(3);
+    expect(fields(out)).toEqual(['annotationBadField shapes[3].mask']);
+    expect(skips(out)).toEqual({ invalid: 1 });
   });
 
   it('reads an X-AnyLabeling file: rotation → rotated box from its corners, 4-point rectangles, circles, difficult, attributes.text', async () => {

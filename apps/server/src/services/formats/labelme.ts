@@ -1,6 +1,8 @@
 import path from 'node:path';
+import sharp from 'sharp';
 import { ImageExtensions, LabelingLimits, Limits, type Geometry, type ImageKind } from '@loupe/contracts';
 import { sniffKind } from '../gallery/probe.js';
+import { maskToPolygons } from './mask.js';
 import {
   badField,
   breathe,
@@ -53,29 +55,30 @@ export async function parseLabelMe(entry: string, file: LabelMeFile, out: Parsed
   embedded(entry, file, out);
   for (const [i, s] of file.shapes.entries()) {
     if (i % 1000 === 999) await breathe();
-    shape(entry, image, s, `shapes[${i}]`, out);
+    await shape(entry, image, s, `shapes[${i}]`, out);
   }
 }
 
-function shape(entry: string, image: string, s: unknown, at: string, out: Parsed): void {
+async function shape(entry: string, image: string, s: unknown, at: string, out: Parsed): Promise<void> {
   if (!isObject(s)) return badField(out, entry, at, 'object');
   const type = s.shape_type ?? 'polygon'; // 3.x files have no shape_type: every shape was a polygon
   if (typeof type !== 'string') return badField(out, entry, `${at}.shape_type`, 'text');
   const kind = type.trim().toLowerCase();
   if (kind === 'point' || kind === 'points') return skip(out, entry, 'point');
   if (kind === 'line' || kind === 'linestrip' || kind === 'polyline') return skip(out, entry, 'line');
-  if (!['rectangle', 'rotation', 'polygon', 'circle'].includes(kind)) return skip(out, entry, 'unsupportedShape', { kind: type.slice(0, 40) });
+  if (!['rectangle', 'rotation', 'polygon', 'circle', 'mask'].includes(kind)) return skip(out, entry, 'unsupportedShape', { kind: type.slice(0, 40) });
   if (typeof s.label !== 'string' && typeof s.label !== 'number') return badField(out, entry, `${at}.label`, 'text');
   const label = String(s.label);
   if (!label.trim()) return skip(out, entry, 'noLabel');
   const pts = points(entry, s.points, `${at}.points`, out);
   if (!pts) return;
-  const made = geometry(kind, pts);
+  const made = kind === 'mask' ? await maskGeometry(s.mask, pts) : geometry(kind, pts);
   if (made === 'invalid') return skip(out, entry, 'invalid');
-  if ('expected' in made) return badField(out, entry, `${at}.points`, made.expected);
+  if (!('geometry' in made)) return badField(out, entry, `${at}.${made.field ?? 'points'}`, made.expected);
   const text = typeof s.description === 'string' && s.description ? s.description : isObject(s.attributes) && typeof s.attributes.text === 'string' && s.attributes.text ? s.attributes.text : undefined;
   if (text !== undefined) made.geometry.text = text;
   const a: ParsedAnnotation = { entry, image, label, geometry: made.geometry };
+  if (made.moreParts?.length) a.moreParts = made.moreParts;
   if (made.quad) a.quad = true;
   if (made.converted) a.converted = made.converted;
   if (s.difficult === true) a.difficult = true;
@@ -94,7 +97,7 @@ function points(entry: string, v: unknown, at: string, out: Parsed): Pt[] | null
   return pts;
 }
 
-type Made = { geometry: Geometry; quad?: boolean; converted?: ConvertReason } | { expected: Expected } | 'invalid';
+type Made = { geometry: Geometry; moreParts?: Geometry[]; quad?: boolean; converted?: ConvertReason } | { expected?: Expected; field?: string } | 'invalid';
 
 function geometry(kind: string, pts: Pt[]): Made {
   if (kind === 'rectangle') {
@@ -114,6 +117,27 @@ function geometry(kind: string, pts: Pt[]): Made {
     return r > 0 ? { geometry: { kind: 'polygon', points: circle(cx, cy, r) }, converted: 'circleToPolygon' } : 'invalid';
   }
   return pts.length >= 3 ? { geometry: { kind: 'polygon', points: pts } } : 'invalid';
+}
+
+/**
+ * labelme 5.x `mask` shapes: a PNG (base64) of 0/1 over the rectangle from points[0], truncated to whole
+ * pixels as labelme pastes it (`mask[y1:y2+1, x1:x2+1]`), traced into one polygon per island.
+ */
+async function maskGeometry(mask: unknown, pts: Pt[]): Promise<Made> {
+  if (pts.length < 1) return { expected: 'points' };
+  if (typeof mask !== 'string' || !mask || !BASE64.test(mask)) return { field: 'mask' };
+  let raw: { data: Buffer; info: sharp.OutputInfo };
+  try {
+    raw = await sharp(Buffer.from(mask, 'base64'), { limitInputPixels: Limits.imageMaxPixels }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  } catch {
+    return { field: 'mask' };
+  }
+  const { width: w, height: h } = raw.info;
+  const [x0, y0] = [Math.trunc(pts[0]![0]), Math.trunc(pts[0]![1])];
+  const parts = maskToPolygons(new Uint8Array(raw.data.buffer, raw.data.byteOffset, w * h), w, h, LabelingLimits.polygonPointsMax);
+  const polygons = parts.map((p): Geometry => ({ kind: 'polygon', points: p.map(([x, y]) => [x + x0, y + y0] as Pt) }));
+  if (polygons.length === 0) return 'invalid';
+  return { geometry: polygons[0]!, ...(polygons.length > 1 ? { moreParts: polygons.slice(1) } : {}), converted: 'maskToPolygon' };
 }
 
 /**
@@ -146,6 +170,7 @@ export function imageRef(entry: string, imagePath: string): string {
   return path.posix.normalize(path.posix.join(path.posix.dirname(entry), p)).replace(/^(\.\.\/)+/, '');
 }
 
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 const EXT: Record<ImageKind, string> = { jpeg: '.jpg', mpo: '.jpg', png: '.png', bmp: '.bmp', tiff: '.tif', webp: '.webp' };
 const hasImageExt = (name: string) => ImageExtensions.some((e) => name.toLowerCase().endsWith(e));
 
@@ -154,7 +179,7 @@ function embedded(entry: string, file: LabelMeFile, out: Parsed): void {
   const v = file.imageData;
   if (v === undefined || v === null || v === '') return;
   const text = typeof v === 'string' ? v.replace(/^data:[^,]{0,100},/, '') : '';
-  if (!text || text.length > (Limits.imageMaxBytes / 3) * 4 + 4 || !/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(text)) return badField(out, entry, 'imageData', 'text');
+  if (!text || text.length > (Limits.imageMaxBytes / 3) * 4 + 4 || !BASE64.test(text)) return badField(out, entry, 'imageData', 'text');
   const data = Buffer.from(text, 'base64');
   const kind = sniffKind(data.subarray(0, 65_536));
   if (!kind) return badField(out, entry, 'imageData');
