@@ -72,7 +72,8 @@ describe('findClassList: every kind of class list', () => {
   });
 
   it('a YAML without names, an invalid YAML and names that are not a list are not class lists', () => {
-    expect(findClassList([f('a.yaml', 'path: x\nnc: 2\n'), f('b.yaml', 'names: [a, b\n'), f('c.yaml', 'names: person\n'), f('d.yaml', '- names\n')])).toBeNull();
+    expect(findClassList([f('a.yaml', 'path: x\nnc: 2\n'), f('b.yaml', 'names: [a, b\n'), f('c.yaml', 'names: person\n'), f('d.yaml', '- names\n'), f('e.yaml', `names: [a]\n# ${'x'.repeat(1_000_001)}\n`)])).toBeNull();
+    expect(findClassList([f('g.yaml', '{"path": ".", "names": ["json", "style"]}\n')])?.names).toEqual(['json', 'style']);
   });
 
   it('labelImg classes.txt (CRLF, trailing blank line) and CVAT obj.names; train.txt is a list file, not labels', () => {

@@ -32,8 +32,13 @@ const isLabelLine = (line: string) => {
   return t.length >= 5 && /^\d+$/.test(t[0]!) && t.filter(isNumber).length * 2 > t.length;
 };
 
+const YAML_MAX_CHARS = 1_000_000;
+
 /** `names` at a YAML's top level: a list, or an index map (Ultralytics writes `0: person`). */
 function yamlNames(text: string): string[] | null {
+  // Dataset YAMLs are a few KB; the yaml parser reads about a MB a second on the event loop, so a large
+  // YAML (or one that never says `names`) is not parsed at all.
+  if (text.length > YAML_MAX_CHARS || !/\bnames\b/.test(text)) return null;
   let doc: unknown;
   try {
     doc = parseYaml(text, { maxAliasCount: 100 });
