@@ -173,6 +173,14 @@ describe('LabelMe versions', () => {
     expect(out.annotations[0]).toMatchObject({ quad: true, geometry: { kind: 'polygon' } });
   });
 
+  it("takes labelme's ticked image flags as image classes", async () => {
+    const out = await parse({ version: '5.4.1', flags: { cat: true, dog: false, 'sehr gut': true }, shapes: [], imagePath: 'a.jpg', imageData: null, imageHeight: 10, imageWidth: 10 });
+    expect(out.classes).toEqual([
+      { entry: 'a.json', image: 'a.jpg', label: 'cat' },
+      { entry: 'a.json', image: 'a.jpg', label: 'sehr gut' },
+    ]);
+  });
+
   it('tells LabelMe from other JSON', () => {
     expect(isLabelMe({ images: [], annotations: [], categories: [] })).toBe(false);
     expect(isLabelMe({ shapes: [] })).toBe(false);

@@ -26,6 +26,7 @@ export interface LabelMeFile {
   shapes: unknown;
   imagePath?: unknown;
   imageData?: unknown;
+  flags?: unknown;
 }
 
 /**
@@ -44,7 +45,8 @@ type Pt = [number, number];
  * LabelMe and X-AnyLabeling JSON, shapes as the file states them: `rectangle` (2 opposite corners, or the 4
  * corners X-AnyLabeling writes) → box, `rotation` → rotated box from its 4 corners, `polygon` → polygon,
  * `circle` (centre, point on the rim) → polygon, `description` (or X-AnyLabeling's `attributes.text`) → OCR
- * text. Points and lines are skipped by kind, and a malformed field is named with its place, never thrown.
+ * text, `mask` → polygons, ticked file-level flags → image classes. Points and lines are skipped by kind, and a
+ * malformed field is named with its place, never thrown.
  */
 export async function parseLabelMe(entry: string, file: LabelMeFile, out: Parsed): Promise<void> {
   out.files.set(entry, 'labelme');
@@ -53,6 +55,8 @@ export async function parseLabelMe(entry: string, file: LabelMeFile, out: Parsed
   const image = imageRef(entry, file.imagePath ?? '');
   out.images.add(image);
   embedded(entry, file, out);
+  // labelme's image classification: `--flags cat,dog` ticks image-level flags (classes on classification models).
+  if (isObject(file.flags)) for (const [flag, on] of Object.entries(file.flags)) if (on === true && flag.trim()) out.classes.push({ entry, image, label: flag });
   for (const [i, s] of file.shapes.entries()) {
     if (i % 1000 === 999) await breathe();
     await shape(entry, image, s, `shapes[${i}]`, out);
