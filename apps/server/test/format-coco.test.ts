@@ -306,7 +306,9 @@ describe('malformed COCO files name the place and what was expected', () => {
   it.each([
     ['an annotation as null', [null], {}, ['annotations[0]', 'object']],
     ['an image as null', [], { images: [null] }, ['images[0]', 'object']],
-    ['a category without a name', [], { categories: [{ id: 1 }] }, ['categories[0]', 'object']],
+    ['a category without a name', [], { categories: [{ id: 1 }] }, ['categories[0].name', 'text']],
+    ['an image id that is an object', [], { images: [{ id: { n: 1 }, file_name: 'a.jpg' }] }, ['images[0].id', 'number']],
+    ['an image without file_name', [], { images: [{ id: 1, file_name: ' ' }] }, ['images[0].file_name', 'text']],
     ['bbox of strings', [{ image_id: 1, category_id: 1, bbox: ['1', '2', '3', '4'] }], {}, ['annotations[0].bbox', 'bbox']],
     ['a negative width', [{ image_id: 1, category_id: 1, bbox: [50, 2, -30, 4] }], {}, ['annotations[0].bbox', 'bbox']],
     ['a NaN coordinate', [{ image_id: 1, category_id: 1, bbox: [NaN, 2, 3, 4] }], {}, ['annotations[0].bbox', 'bbox']],
@@ -316,6 +318,7 @@ describe('malformed COCO files name the place and what was expected', () => {
     ['an unknown image', [{ image_id: 0, category_id: 1, bbox: [1, 2, 3, 4] }], {}, ['annotations[0].image_id', 'imageRef']],
     ['a polygon with a null vertex', [{ image_id: 1, category_id: 1, segmentation: [[1, 2, 30, 2, null, 40]] }], {}, ['annotations[0].segmentation', 'flatPoints']],
     ['a polygon with an odd count', [{ image_id: 1, category_id: 1, segmentation: [[1, 2, 30, 2, 40]] }], {}, ['annotations[0].segmentation', 'flatPoints']],
+    ['only two-point slivers and no bbox', [{ image_id: 1, category_id: 1, segmentation: [[1, 2, 3, 4]] }], {}, ['annotations[0].segmentation', 'flatPoints']],
     ['segmentation as a string', [{ image_id: 1, category_id: 1, segmentation: 'M 1 2', bbox: [1, 2, 3, 4] }], {}, ['annotations[0].segmentation', 'flatPoints']],
     ['RLE counts that do not sum', [{ image_id: 1, category_id: 1, segmentation: { size: [10, 10], counts: [50, 10] }, bbox: [1, 2, 3, 4] }], {}, ['annotations[0].segmentation', 'rle']],
     ['an RLE over 100 megapixels', [{ image_id: 1, category_id: 1, segmentation: { size: [1e5, 1e5], counts: [1e10] } }], {}, ['annotations[0].segmentation', 'rle']],

@@ -1,7 +1,7 @@
 import { LabelingLimits, type Geometry } from '@loupe/contracts';
 import type { ZipText } from './zip-read.js';
 import { decodeRleCrop, maskToPolygons, MaskError, type MaskCrop } from './mask.js';
-import { badField, boundsOf, breathe, isCoord, isList, isObject, round, skip, toExportable, tooManyPoints, validGeometry, type Parsed, type Writer } from './types.js';
+import { badField, boundsOf, breathe, isCoord, isList, isObject, round, skip, toExportable, tooManyPoints, validGeometry, type Expected, type Parsed, type Writer } from './types.js';
 
 interface CocoFile {
   images: unknown[];
@@ -18,6 +18,13 @@ export function isCoco(json: unknown): json is CocoFile {
 }
 
 const isId = (v: unknown): v is number | string => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v !== '');
+const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+/** The first of `checks` that `v` fails, as [place, expected]; null when all hold. */
+function firstBad(v: unknown, checks: Record<string, (x: unknown) => boolean>): [string, Expected] | null {
+  if (!isObject(v)) return ['', 'object'];
+  for (const [k, ok] of Object.entries(checks)) if (!ok(v[k])) return [`.${k}`, k === 'id' ? 'number' : 'text'];
+  return null;
+}
 /** Ids are matched as text: a file with image id 3 and image_id "3" means the same image. */
 const key = (v: number | string) => String(v);
 
@@ -31,7 +38,7 @@ function textOf(a: Record<string, unknown>): string | undefined {
 }
 
 /** Shapes of one annotation: the first part, further parts, and how the parser changed the kind. */
-type Shape = { geometry: Geometry; moreParts?: Geometry[]; converted?: 'maskToPolygon' } | { bad: string; expected?: Parameters<typeof badField>[3] } | { tooMany: true } | null;
+type Shape = { geometry: Geometry; moreParts?: Geometry[]; converted?: 'maskToPolygon' } | { bad: string; expected: Expected } | { tooMany: true } | null;
 
 function polygonParts(seg: unknown[], at: string, maxPoints: number): Shape {
   const parts: Geometry[] = [];
@@ -93,7 +100,9 @@ function shapeOf(a: Record<string, unknown>, at: string, maxPoints: number): Sha
   // An empty polygon list, or a mask with nothing in it: the bbox still says where the object is.
   const box = bboxOf(a);
   if (box) return { geometry: box };
-  return { bad: `${at}.${seg !== undefined && !(Array.isArray(seg) && seg.length === 0) ? 'segmentation' : 'bbox'}`, expected: isObject(seg) ? 'rle' : 'bbox' };
+  if (isObject(seg)) return { bad: `${at}.segmentation`, expected: 'rle' };
+  if (Array.isArray(seg) && seg.length > 0) return { bad: `${at}.segmentation`, expected: 'flatPoints' };
+  return { bad: `${at}.bbox`, expected: 'bbox' };
 }
 
 const hasKeypoints = (a: Record<string, unknown>) => isList(a.keypoints) && a.keypoints.length >= 3;
@@ -109,21 +118,23 @@ export async function parseCoco(entry: string, coco: CocoFile, out: Parsed): Pro
   out.files.set(entry, 'coco');
   const images = new Map<string, string>();
   for (const [i, img] of coco.images.entries()) {
-    if (!isObject(img) || !isId(img.id) || typeof img.file_name !== 'string' || !img.file_name.trim()) {
-      badField(out, entry, `images[${i}]`, 'object');
+    const bad = firstBad(img, { id: isId, file_name: isText });
+    if (bad || !isObject(img)) {
+      badField(out, entry, `images[${i}]${bad![0]}`, bad![1]);
       continue;
     }
-    const name = img.file_name.trim().replace(/\\/g, '/');
-    images.set(key(img.id), name);
+    const name = (img.file_name as string).trim().replace(/\\/g, '/');
+    images.set(key(img.id as string), name);
     out.images.add(name);
   }
   const cats = new Map<string, string>();
   for (const [i, c] of coco.categories.entries()) {
-    if (!isObject(c) || !isId(c.id) || (typeof c.name !== 'string' && typeof c.name !== 'number') || String(c.name).trim() === '') {
-      badField(out, entry, `categories[${i}]`, 'object');
+    const bad = firstBad(c, { id: isId, name: (v) => isText(v) || isCoord(v) });
+    if (bad || !isObject(c)) {
+      badField(out, entry, `categories[${i}]${bad![0]}`, bad![1]);
       continue;
     }
-    cats.set(key(c.id), String(c.name));
+    cats.set(key(c.id as string), String(c.name));
   }
   const annotations = coco.annotations ?? [];
   if (!Array.isArray(annotations)) return badField(out, entry, 'annotations', 'list');
