@@ -80,7 +80,7 @@ export function ImportReport({ data }: Props) {
           }}
           columns={[
             { title: t('upload.report.file'), dataIndex: 'file', ellipsis: true },
-            { title: t('upload.report.format'), dataIndex: 'format', width: 120, render: (f: ImportFileReport['format']) => t(`formats.${f}`) },
+            { title: t('upload.report.format'), dataIndex: 'format', width: 150, render: (f: ImportFileReport['format']) => t(`formats.${f}`) },
             { title: t('upload.report.taken'), dataIndex: 'taken', width: 90, align: 'right' },
             {
               title: t('upload.report.skipped'),

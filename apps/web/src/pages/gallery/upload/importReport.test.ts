@@ -75,7 +75,7 @@ function parseCsv(text: string): string[][] {
 
 describe('import report', () => {
   it('sums the figures of the summary line from the answer', () => {
-    expect(importTotals(IMPORT)).toEqual({ annotations: 7, files: 2, images: 2, imagesAdded: 1, skipped: 3, converted: 1, refused: 1 });
+    expect(importTotals(IMPORT)).toEqual({ annotations: 7, files: 2, images: 3, imagesAdded: 1, skipped: 3, converted: 1, refused: 1 });
   });
 
   it('never calls an import that left shapes out a success', () => {

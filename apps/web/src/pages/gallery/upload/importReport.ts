@@ -9,7 +9,7 @@ export interface ImportTotals {
   annotations: number;
   /** Annotation files that gave or refused shapes. */
   files: number;
-  /** Images whose annotations the ZIP set. */
+  /** Images the ZIP's annotations went to: gallery images it matched plus the images it carried. */
   images: number;
   imagesAdded: number;
   skipped: number;
@@ -30,7 +30,8 @@ export function importTotals(data: AnnotationImportData): ImportTotals {
   return {
     annotations: data.annotations,
     files: report.length,
-    images: data.imagesMatched,
+    // imagesMatched counts the gallery's images only; the ZIP's own images are labelled as they are added.
+    images: data.imagesMatched + (data.imagesAdded ?? 0),
     imagesAdded: data.imagesAdded ?? 0,
     // The server's own total, else the files' (they agree; the file rows are what the table shows).
     skipped: data.skipped ?? report.reduce((n, f) => n + sum(f.skipped), 0),

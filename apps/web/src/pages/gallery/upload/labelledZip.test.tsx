@@ -11,7 +11,7 @@ const POINT = '1 point shapes: points are not a shape Loupe trains on';
 /** A Roboflow-style LabelMe export: two images carried in the ZIP, 3 boxes taken, a point left out. */
 const WITH_SKIPS: AnnotationImportData = {
   format: 'labelme',
-  imagesMatched: 2,
+  imagesMatched: 0,
   imagesAdded: 2,
   annotations: 3,
   skipped: 1,
