@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { call, createApprovedUser } from '../support/api.js';
@@ -15,13 +15,18 @@ import {
 import { expect, snap, test } from '../support/fixtures.js';
 import { signInAsUser } from '../support/ui.js';
 import {
+  HEIGHT,
   LABELS,
+  WIDTH,
+  boxesOf,
   drawImages,
+  drawJpeg,
   readZip,
   writeBrokenJpeg,
   writeTextAsJpeg,
   writeVocZip,
   zipOf,
+  type DrawnBox,
   type DrawnImage,
 } from '../support/images.js';
 
@@ -29,6 +34,8 @@ import {
  * SPEC §2 /agentList, /creatModel, /gallery, /download/downloadImage; §5 images, annotation ZIP, auto split.
  * A user builds a labelled detection dataset from images and a Pascal VOC ZIP, splits it, exports COCO and
  * rebuilds the same dataset in a second model from the export; both models must hold the same annotations.
+ * Issue 33: a labelled ZIP (images + LabelMe files) imported straight from the wizard, whose report names the
+ * shape it left out, on the page and in the downloaded CSV.
  */
 
 const COUNT = 40;
@@ -193,6 +200,84 @@ test('a detection dataset from images and a VOC ZIP, auto split, COCO export and
       expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
       for (const [name, boxes] of a) expectSameBoxes(b.get(name)!, boxes, `${name} (COCO round trip)`);
     });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A LabelMe 5.x file as labelme writes it beside its image: rectangles by two corners, and a point (no geometry). */
+function labelmeJson(image: string, boxes: DrawnBox[], points: { label: string; x: number; y: number }[]): string {
+  const shape = (label: string, points: number[][], shape_type: string) => ({ label, points, group_id: null, description: '', shape_type, flags: {}, mask: null });
+  return JSON.stringify(
+    {
+      version: '5.4.1',
+      flags: {},
+      shapes: [
+        ...boxes.map((b) => shape(b.label, [[b.x1, b.y1], [b.x2, b.y2]], 'rectangle')),
+        ...points.map((p) => shape(p.label, [[p.x, p.y]], 'point')),
+      ],
+      imagePath: image,
+      imageData: null,
+      imageHeight: HEIGHT,
+      imageWidth: WIDTH,
+    },
+    null,
+    2,
+  );
+}
+
+test('a labelled LabelMe ZIP imported straight from the wizard: its images added, the point named in the report and its download', async ({ user: page }, testInfo) => {
+  test.setTimeout(60_000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'loupe-e2e-labelled-'));
+  try {
+    // Two images with 2 and 1 boxes (boxesOf 0 and 1), and one point shape that Loupe has no geometry for.
+    const images = [0, 1].map((i) => ({ name: `labelled-${i}.jpg`, boxes: boxesOf(i) }));
+    const point = 'point shapes: points are not a shape Loupe trains on';
+    const zip = path.join(dir, 'labelme-dataset.zip');
+    const entries = [];
+    for (const [i, img] of images.entries()) {
+      entries.push({ path: `shots/${img.name}`, data: await drawJpeg(i, img.boxes) });
+      const points = i === 0 ? [{ label: LABELS[0], x: 120, y: 20 }] : [];
+      entries.push({ path: `shots/${img.name.replace('.jpg', '.json')}`, data: Buffer.from(labelmeJson(img.name, img.boxes, points)) });
+    }
+    writeFileSync(zip, await zipOf(entries));
+
+    const account = await createApprovedUser('labelled-zip');
+    await signInAsUser(page, account);
+    const model = await createDetectionModel(page, `Labelled ${Date.now().toString(36)}`);
+
+    await page.getByTestId('upload-open').click();
+    await page.getByTestId('upload-mode-labelledZip').click();
+    // Straight to the ZIP: no image upload before it.
+    await expect(page.getByTestId('upload-zip-step')).toContainText('LabelMe / X-AnyLabeling JSON');
+    await page.getByTestId('upload-zip-input').setInputFiles(zip);
+    await page.getByTestId('upload-zip-start').click();
+    const summary = page.getByTestId('upload-summary');
+    await expect(summary).toBeVisible({ timeout: 30_000 });
+    // A shape left out is not a clean success.
+    await expect(summary).toHaveAttribute('data-status', 'warning');
+    const line = page.getByTestId('upload-summary-annotations');
+    await expect(line).toContainText('3 annotations on 2 images imported from 2 files');
+    await expect(line).toContainText('2 images added, 1 shapes skipped');
+    await expect(page.getByTestId('import-report-skipped')).toHaveText('1 shapes were not imported: see why below.');
+    await expect(page.getByTestId('import-report-reasons')).toContainText(`1 ${point}`);
+    await snap(page, testInfo, 'labelled-zip-report');
+
+    const download = page.waitForEvent('download');
+    await page.getByTestId('upload-report-download').click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toMatch(/^Labelled .*-import-report\.csv$/);
+    const file = path.join(dir, 'report.csv');
+    await saved.saveAs(file);
+    const report = readFileSync(file, 'utf8');
+    expect(report).toContain(point);
+    expect(report).toContain('shots/labelled-0.json');
+
+    await closeUpload(page);
+    await expect(page.getByTestId('gallery-count')).toContainText('2 shown of 2 images');
+    const stored = await annotationsOf(await sessionToken(page), model.id);
+    expect([...stored.keys()].sort()).toEqual(images.map((i) => i.name));
+    for (const img of images) expectSameBoxes(stored.get(img.name)!, [...img.boxes].sort((p, q) => p.x1 - q.x1 || p.y1 - q.y1), `${img.name} (LabelMe ZIP)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
