@@ -45,6 +45,9 @@ const IMAGE_FILE = /\.(jpe?g|png|bmp|mpo|tiff?|webp)$/i;
 /** macOS resource forks and hidden files: never data. */
 const JUNK = /(^|\/)(__MACOSX\/|\.[^/]*$)/;
 
+/** ZIP images checked at once (as the gallery upload does): sharp decodes on libuv's pool. */
+const IMAGES_IN_FLIGHT = 4;
+
 /** Problems listed in one answer; a file with a million bad shapes would otherwise make a million-line reply. */
 const PROBLEMS_SHOWN = 1000;
 
@@ -116,7 +119,7 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
   const results: UploadResult[] = [];
   const claims = blobClaims(deps);
   const written: string[] = [];
-  const checked: { path: string; outcome: Checked }[] = [];
+  const checked: { path: string; outcome: Checked; order: number }[] = [];
   const duplicates: { path: string; sha: string }[] = [];
   let imageFiles = 0;
   const refuse = (name: string, key: ErrorName, vars?: ErrorVars) => results.push(refused(lang, name, key, vars));
@@ -126,18 +129,22 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
     const deferred: ZipText[] = [];
     const g = deps.config.gallery;
     const limits = { maxUncompressed: g.zipMaxUncompressedBytes, maxEntry: g.zipEntryMaxBytes, maxEntries: g.zipMaxEntries };
+    // Images are checked (decoded for their thumbnail on libuv's pool) a few at a time while the ZIP goes on.
+    const inFlight = new Set<Promise<void>>();
     const onImage = async (file: ReceivedFile) => {
       imageFiles += 1;
       if (imageFiles > Limits.uploadMaxFiles) {
         if (file.tempFile) await fs.promises.rm(file.tempFile, { force: true });
         fail('uploadTooManyFiles', { max: Limits.uploadMaxFiles });
       }
-      await addImageFile(file);
+      const check = addImageFile(file).finally(() => inFlight.delete(check));
+      inFlight.add(check);
+      if (inFlight.size >= IMAGES_IN_FLIGHT) await Promise.race(inFlight);
     };
-    const addImageFile = async (file: ReceivedFile) => {
+    const addImageFile = async (file: ReceivedFile, order = imageFiles) => {
       if (!file.tooLarge && file.bytes > 0) await claims.add(file.sha);
       const outcome = await checkImage(deps, model.id, file, written);
-      if (!isRefusal(outcome)) checked.push({ path: file.name, outcome });
+      if (!isRefusal(outcome)) checked.push({ path: file.name, outcome, order });
       else if (outcome.key === 'duplicateImage') duplicates.push({ path: file.name, sha: file.sha });
       else refuse(file.name, outcome.key, outcome.vars);
     };
@@ -152,7 +159,10 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
         else deferred.push(e);
       },
       { tempPath: () => deps.blobs.tempPath(), onFile: onImage, maxFileBytes: g.imageMaxBytes },
-    );
+    ).finally(() => Promise.allSettled(inFlight));
+    await Promise.all(inFlight);
+    // Checked in parallel, added in the ZIP's order (image ids follow it).
+    checked.sort((a, b) => a.order - b.order);
     await readTexts(deferred, parsed, classification);
 
     // The images this import knows: the model's, then the ZIP's own (those already in the model by their bytes
@@ -185,7 +195,7 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
       if ([e.name, ...aliases].some((r) => matcher.resolve(r))) continue;
       const file = await embeddedFile(deps, e.name, e.data);
       const before = duplicates.length;
-      await addImageFile(file);
+      await addImageFile(file, Number.MAX_SAFE_INTEGER);
       const c = checked.find((x) => x.outcome.file === file);
       if (c) addFresh(file.name, c.outcome, aliases);
       else if (duplicates.length > before) {
