@@ -78,7 +78,7 @@ export function AnnotationZip({ modelId, type, carriesImages = false, onImported
           {file ? file.name : t('upload.pickZip')}
         </Button>
         <Button type="primary" disabled={!file || percent !== null} onClick={() => void send()} data-testid="upload-zip-start">
-          {t('upload.sendZip')}
+          {t(carriesImages ? 'upload.sendDataset' : 'upload.sendZip')}
         </Button>
       </Space>
       {percent !== null && <Progress percent={percent} status={percent < 100 ? 'active' : 'success'} data-testid="upload-zip-progress" />}
