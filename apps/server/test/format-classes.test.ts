@@ -7,10 +7,10 @@ import { emptyParsed, type Parsed } from '../src/services/formats/types.js';
  * `_classes.csv`, Label Studio's CSV and JSON-MIN exports, plain JSON maps) and the folder-per-class layouts
  * (issue 33), read by the parser alone.
  */
-function parse(entry: string, text: string): Parsed {
+async function parse(entry: string, text: string): Promise<Parsed> {
   expect(isClassList(entry, text), `${entry} is a class list`).toBe(true);
   const out = emptyParsed();
-  parseClassList(entry, text, out);
+  await parseClassList(entry, text, out);
   expect(out.files.get(entry)).toBe('list');
   return out;
 }
@@ -25,15 +25,15 @@ describe('CSV class lists', () => {
     ['quoted fields and extra columns', 'labels.csv', 'id,"Image","Label",score\n1,"a.jpg","cat",0.9\n2,"b.jpg",dog,0.8\n'],
     ['a UTF-8 BOM and upper case', 'labels.csv', '\uFEFFFILENAME,CLASS\na.jpg,cat\nb.jpg,dog\n'],
     ['no header at all', 'labels.csv', 'a.jpg,cat\nb.jpg,dog\n'],
-  ])('%s', (_name, entry, text) => {
-    const out = parse(entry, text);
+  ])('%s', async (_name, entry, text) => {
+    const out = await parse(entry, text);
     expect(pairs(out)).toEqual(['a.jpg=cat', 'b.jpg=dog']);
     expect([...out.images]).toEqual(['a.jpg', 'b.jpg']);
     expect(out.problems).toEqual([]);
   });
 
-  it('keeps separators, quotes and line breaks inside quoted fields, and non-ASCII classes', () => {
-    const out = parse('x.csv', 'file_name,class_name\r\n"a, b.jpg","Katze ""rot"""\r\n"c.jpg","line\r\nbreak"\r\nd.jpg,猫\r\n\r\n');
+  it('keeps separators, quotes and line breaks inside quoted fields, and non-ASCII classes', async () => {
+    const out = await parse('x.csv', 'file_name,class_name\r\n"a, b.jpg","Katze ""rot"""\r\n"c.jpg","line\r\nbreak"\r\nd.jpg,猫\r\n\r\n');
     expect(out.classes.map((c) => [c.image, c.label])).toEqual([
       ['a, b.jpg', 'Katze "rot"'],
       ['c.jpg', 'line\r\nbreak'],
@@ -41,23 +41,23 @@ describe('CSV class lists', () => {
     ]);
   });
 
-  it("reads Roboflow's one-hot _classes.csv beside each split's images: several 1s give several classes, all 0s none", () => {
+  it("reads Roboflow's one-hot _classes.csv beside each split's images: several 1s give several classes, all 0s none", async () => {
     const text = 'filename, cat, dog, bird\nimg1_jpg.rf.0a1b.jpg,1,0,0\nimg2_jpg.rf.2c3d.jpg,0,1,1\nimg3_jpg.rf.4e5f.jpg,0,0,0\n';
-    const out = parse('train/_classes.csv', text);
+    const out = await parse('train/_classes.csv', text);
     expect(pairs(out)).toEqual(['train/img1_jpg.rf.0a1b.jpg=cat', 'train/img2_jpg.rf.2c3d.jpg=dog', 'train/img2_jpg.rf.2c3d.jpg=bird']);
     // the all-zero image is listed, with no class: the importer adds it unclassified
     expect([...out.images]).toEqual(['train/img1_jpg.rf.0a1b.jpg', 'train/img2_jpg.rf.2c3d.jpg', 'train/img3_jpg.rf.4e5f.jpg']);
     expect(splitFromPath('train/img1_jpg.rf.0a1b.jpg')).toBe('train');
   });
 
-  it("reads Label Studio's CSV export: the image as an upload path, one choice or several", () => {
+  it("reads Label Studio's CSV export: the image as an upload path, one choice or several", async () => {
     const text = 'image,id,choice,annotator,annotation_id\n/data/upload/1/cat1.jpg,1,Cat,a@b.c,11\n"/data/upload/1/both.jpg",2,"{""choices"": [""Cat"", ""Dog""]}",a@b.c,12\nhttp://host:8080/data/local-files/?d=x/dog2.png,3,Dog,a@b.c,13\n';
-    const out = parse('project-1.csv', text);
+    const out = await parse('project-1.csv', text);
     expect(pairs(out)).toEqual(['cat1.jpg=Cat', 'both.jpg=Cat', 'both.jpg=Dog', 'dog2.png=Dog']);
   });
 
-  it('names the row and column of an empty file name; an empty class leaves the image unclassified', () => {
-    const out = parse('l.csv', 'filename,label\n,cat\nb.jpg,\nc.jpg,dog\n');
+  it('names the row and column of an empty file name; an empty class leaves the image unclassified', async () => {
+    const out = await parse('l.csv', 'filename,label\n,cat\nb.jpg,\nc.jpg,dog\n');
     expect(fields(out)).toEqual(['line 2, "filename" text']);
     expect(pairs(out)).toEqual(['c.jpg=dog']);
     expect([...out.images]).toEqual(['b.jpg', 'c.jpg']);
@@ -74,8 +74,8 @@ describe('CSV class lists', () => {
 });
 
 describe('JSON class lists', () => {
-  it('reads a map of file → class (a list of classes, or null for none)', () => {
-    const out = parse('meta/labels.json', JSON.stringify({ 'a.jpg': 'cat', 'b.png': ['cat', 'dog'], 'c.jpg': null, 'd.jpg': 7 }));
+  it('reads a map of file → class (a list of classes, or null for none)', async () => {
+    const out = await parse('meta/labels.json', JSON.stringify({ 'a.jpg': 'cat', 'b.png': ['cat', 'dog'], 'c.jpg': null, 'd.jpg': 7 }));
     expect(pairs(out)).toEqual(['meta/a.jpg=cat', 'meta/b.png=cat', 'meta/b.png=dog', 'meta/d.jpg=7']);
     expect(out.images.size).toBe(4);
   });
@@ -86,12 +86,12 @@ describe('JSON class lists', () => {
     ['Image/Category', [{ Image: 'a.jpg', Category: 'cat' }, { Image: 'b.jpg', Category: 'dog' }]],
     ['Label Studio JSON-MIN', [{ image: '/data/upload/3/a.jpg', id: 1, choice: 'cat', annotator: 1 }, { image: '/data/upload/3/b.jpg', id: 2, choice: 'dog', annotator: 1 }]],
     ['{"images": [...]}', { images: [{ file_name: 'a.jpg', label: 'cat' }, { file_name: 'b.jpg', label: 'dog' }] }],
-  ])('reads a list of %s', (_name, doc) => {
-    const out = parse('l.json', JSON.stringify(doc));
+  ])('reads a list of %s', async (_name, doc) => {
+    const out = await parse('l.json', JSON.stringify(doc));
     expect(pairs(out)).toEqual(['a.jpg=cat', 'b.jpg=dog']);
     // the parse worker's document gives the same
     const again = emptyParsed();
-    parseClassList('l.json', '', again, doc);
+    await parseClassList('l.json', '', again, doc);
     expect(pairs(again)).toEqual(pairs(out));
   });
 
@@ -104,9 +104,9 @@ describe('JSON class lists', () => {
     expect(isClassList('a.json', '{not json')).toBe(false);
   });
 
-  it('names the place of a bad item, and reads the rest', () => {
+  it('names the place of a bad item, and reads the rest', async () => {
     const doc = [{ file: 'a.jpg', label: 'cat' }, { file: 'b.jpg', label: { x: 1 } }, { file: null, label: 'dog' }, { file: 'd.jpg', label: [1, 2] }, { file: 'e.jpg', label: 1e300 }];
-    const out = parse('l.json', JSON.stringify(doc));
+    const out = await parse('l.json', JSON.stringify(doc));
     expect(fields(out)).toEqual(['[1].label text', '[2].file text', '[3].label text']);
     expect(pairs(out)).toEqual(['a.jpg=cat', 'e.jpg=1e+300']);
   });

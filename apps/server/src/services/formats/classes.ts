@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ImageExtensions } from '@loupe/contracts';
 import { csvRows, separatorOf } from './csv.js';
-import { badField, isObject, type Parsed } from './types.js';
+import { badField, breathe, isObject, type Parsed } from './types.js';
 
 /**
  * Classification imports (issue 33): lists of image → class that tools write beside the images (CSV with a
@@ -82,7 +82,7 @@ export function isClassList(file: string, text: string, doc?: unknown): boolean 
  * listed: the importer adds it unclassified). `doc`: the JSON already parsed (on the worker), when it was.
  * Several classes for one image (several 1s, a list, Label Studio's {"choices": [...]}) give one entry each.
  */
-export function parseClassList(entry: string, text: string, out: Parsed, doc?: unknown): void {
+export async function parseClassList(entry: string, text: string, out: Parsed, doc?: unknown): Promise<void> {
   out.files.set(entry, 'list');
   // fileAt / labelAt: the places named when a value is unusable ('[3].filename', 'line 4, "label"').
   const add = (fileAt: string, labelAt: string, image: unknown, labels: unknown) => {
@@ -99,6 +99,7 @@ export function parseClassList(entry: string, text: string, out: Parsed, doc?: u
     if ('map' in found) for (const [k, v] of Object.entries(found.map)) add(`["${k.slice(0, 100)}"]`, `["${k.slice(0, 100)}"]`, k, v);
     else
       for (const [i, item] of found.items.entries()) {
+        if (i % 5000 === 4999) await breathe();
         if (!isObject(item)) {
           badField(out, entry, found.at(i), 'object');
           continue;
@@ -118,7 +119,8 @@ export function parseClassList(entry: string, text: string, out: Parsed, doc?: u
   const header = rows[0]!.cells.map((c) => c.trim());
   const fileCol = layout.kind === 'bare' ? 0 : layout.file;
   const labelCol = layout.kind === 'label' ? layout.label : 1;
-  for (const { line, cells } of layout.kind === 'bare' ? rows : rows.slice(1)) {
+  for (const [i, { line, cells }] of (layout.kind === 'bare' ? rows : rows.slice(1)).entries()) {
+    if (i % 5000 === 4999) await breathe();
     const at = (col: number) => (layout.kind === 'bare' ? `line ${line}, column ${col + 1}` : `line ${line}, "${header[col]}"`);
     const labels =
       layout.kind === 'oneHot' ? header.flatMap((name, i) => (i > 0 && ONE_HOT.test(cells[i] ?? '') && parseFloat(cells[i]!) === 1 ? [name] : [])) : (cells[labelCol] ?? '');
