@@ -71,6 +71,14 @@ describe('CVAT for images 1.1', () => {
     expect(isCvat('<annotation><folder>VOC</folder><filename>a.jpg</filename><object><name>x</name></object></annotation>')).toBe(false);
     expect(isCvat('<annotations><annotation><filename>a.jpg</filename></annotation></annotations>')).toBe(false);
     expect(isCvat('<doc><annotations><version>1.1</version></annotations></doc>')).toBe(false);
+    expect(isCvat('\uFEFF<?xml version="1.0"?><!-- a --><!-- b -->\n<annotations><version>1.1</version></annotations>')).toBe(true);
+    expect(isCvat('<?xml version="1.0"?')).toBe(false);
+    expect(isCvat('<!-- never closed <annotations><version>1.1</version>')).toBe(false);
+    // A prolog built to make a backtracking pattern run for ever is read in linear time.
+    const t0 = performance.now();
+    expect(isCvat(`${'<??>'.repeat(20_000)}x`)).toBe(false);
+    expect(isCvat(`${'<!---->'.repeat(20_000)}<annotations><image name="a.jpg"/></annotations>`)).toBe(true);
+    expect(performance.now() - t0).toBeLessThan(500);
   });
 
   it('reads boxes, rotated boxes, polygons, ellipses, masks and tags; skips lines, points, cuboids and skeletons by reason', async () => {

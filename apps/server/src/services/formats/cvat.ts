@@ -8,9 +8,24 @@ import { badField, breathe, isCoord, isObject, round, skip, tooManyPoints, valid
  * (CVAT "for video" holds <track> elements instead). Pascal VOC's root is <annotation>, never claimed here.
  */
 export function isCvat(xml: string): boolean {
-  const head = xml.slice(0, 65_536);
-  if (!/^(?:\uFEFF)?(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->)*<annotations[\s>]/.test(head)) return false;
-  return /<version>\s*1\.1\s*<\/version>/.test(head) || /<(image|track)[\s>/]/.test(xml);
+  const at = rootAt(xml);
+  if (at < 0 || !/^<annotations[\s>]/.test(xml.slice(at, at + 13))) return false;
+  return /<version>\s*1\.1\s*<\/version>/.test(xml.slice(at, at + 65_536)) || /<(image|track)[\s>/]/.test(xml);
+}
+
+/**
+ * Where the root element starts, past a BOM, the declaration, comments and whitespace; -1 when it is not found.
+ * A scan rather than one regular expression: nested lazy groups backtrack exponentially on "<??><??>…".
+ */
+function rootAt(xml: string): number {
+  let i = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    while (i < xml.length && /\s/.test(xml[i]!)) i++;
+    const end = xml.startsWith('<?', i) ? xml.indexOf('?>', i + 2) + 2 : xml.startsWith('<!--', i) ? xml.indexOf('-->', i + 4) + 3 : i;
+    if (end === i) return i < xml.length ? i : -1;
+    if (end < i) return -1;
+    i = end;
+  }
 }
 
 /**
