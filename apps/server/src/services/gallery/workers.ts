@@ -133,7 +133,7 @@ function xml(t) {
     parseAttributeValue: false,
     trimValues: true,
     maxNestedTags: t.maxDepth,
-    isArray: cvat ? (name) => CVAT_LISTS.has(name) : (name) => name === 'object' || name === 'pt',
+    isArray: cvat ? (name, _path, _leaf, attribute) => !attribute && CVAT_LISTS.has(name) : (name) => name === 'object' || name === 'pt',
   });
   try {
     return { result: { doc: parser.parse(withoutBom(Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('utf8'))) } };
