@@ -60,7 +60,7 @@ export function ImportReport({ data }: Props) {
         description={
           <>
             {totals.skipped > 0 && (
-              <div data-testid="import-report-skipped">{t('upload.report.skippedWarning', { count: totals.skipped })}</div>
+              <div data-testid="import-report-skipped">{t(classification ? 'upload.report.skippedWarningClasses' : 'upload.report.skippedWarning', { count: totals.skipped })}</div>
             )}
             {data.labelsCreated.length > 0 && <div>{t('upload.summary.labelsCreated', { labels: data.labelsCreated.join(', ') })}</div>}
           </>

@@ -131,6 +131,21 @@ describe('labelled dataset ZIP', () => {
     expect(hint).not.toContain('COCO');
     await click('upload-zip-back');
     expect(screen.getByTestId('upload-mode-folders')).toBeTruthy();
+    await click('upload-mode-labelledZip');
+    expect(screen.getByTestId('upload-zip-start').textContent).toBe('Import ZIP');
+    await importZip({
+      format: 'folders',
+      imagesMatched: 1,
+      imagesAdded: 3,
+      annotations: 4,
+      skipped: 1,
+      labelsCreated: ['cat', 'dog'],
+      results: [],
+      report: [{ file: 'train/', format: 'folders', taken: 4, skipped: [{ reason: 'nested', count: 1, message: '1 images in folders nested too deep' }], converted: [] }],
+    });
+    expect(screen.getByTestId('upload-summary-annotations').textContent).toContain('Class folders: 4 images classified from 1 files; 3 images added, 1 left out.');
+    expect(screen.getByTestId('import-report-skipped').textContent).toBe('1 images or entries were not imported: see why below.');
+    expect(screen.getByTestId('upload-summary').getAttribute('data-status')).toBe('warning');
   });
 
   it('refuses a ZIP over the upload limit before sending it', async () => {
