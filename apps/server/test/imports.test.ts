@@ -311,4 +311,27 @@ describe('classification imports (issue 33 item 5)', () => {
       ['c.jpg', null],
     ]);
   });
+
+  it("reads Loupe's own classification export back, unclassified images included", async () => {
+    const m = await newModel(t.app, token, 'classification');
+    const up = await send(t.app, token, `/api/models/${m.id}/images/folders`, [
+      { filename: 'ok/1.png', data: await draw('png', 48, 48, 9301) },
+      { filename: 'ng/2.png', data: await draw('png', 48, 48, 9302) },
+    ]);
+    expect(up.data.accepted).toBe(2);
+    await upload(m, ['3.jpg'], [48, 48]);
+    const res = await t.app.inject({ url: `/api/models/${m.id}/download/images?format=coco`, headers: { 'x-token': token } });
+    const fresh = await newModel(t.app, token, 'classification');
+    const back = await send<AnnotationImportData>(t.app, token, zipUrl(fresh.id), [{ field: 'file', filename: 'export.zip', data: res.rawPayload }]);
+    expect(back.code, back.message).toBe(0);
+    expect(back.data).toMatchObject({ format: 'folders', imagesAdded: 3, annotations: 2 });
+    expect(back.data.report[0]!.skipped.map((x) => x.reason)).toEqual(['noClass']);
+    const items = (await call<ImageListData>(t.app, 'GET', `/api/models/${fresh.id}/images?pageSize=200`, undefined, { token })).data.items;
+    const labels = new Map((await call<LabelData[]>(t.app, 'GET', `/api/models/${fresh.id}/labels`, undefined, { token })).data.map((l) => [l.id, l.name]));
+    expect(items.map((i) => [i.name, i.classLabelId === null ? null : labels.get(i.classLabelId)]).sort()).toEqual([
+      ['1.png', 'ok'],
+      ['2.png', 'ng'],
+      ['3.jpg', null],
+    ]);
+  });
 });

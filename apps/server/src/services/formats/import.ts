@@ -530,13 +530,15 @@ async function storeClasses({ deps, model, lang, parsed, matcher, targets, fresh
     classes.set(t, c);
   };
   let nested = 0;
+  const negatives = new Set<Fresh>();
   if (byFolder) {
     for (const f of fresh) {
       const folder = classFromPath(f.checked.file.name);
-      if (folder) {
-        give(targets.ofFresh(f), FOLDERS, folder.label);
-        if (folder.split) f.split = folder.split;
-      } else if (refKey(f.checked.file.name).includes('/')) nested += 1;
+      if (folder?.split) f.split = folder.split;
+      // Loupe's own export: _unlabeled/ holds images without a class, _none/ a multi-label model's confirmed negatives.
+      if (folder?.label) give(targets.ofFresh(f), FOLDERS, folder.label);
+      else if (folder?.negative && model.multi_label === 1) negatives.add(f);
+      else if (!folder && refKey(f.checked.file.name).includes('/')) nested += 1;
     }
   }
   for (const c of parsed.classes) {
@@ -554,7 +556,7 @@ async function storeClasses({ deps, model, lang, parsed, matcher, targets, fresh
     }
     report.taken(c.entry);
   }
-  const unclassified = fresh.filter((f) => !classes.has(targets.ofFresh(f))).length;
+  const unclassified = fresh.filter((f) => !classes.has(targets.ofFresh(f)) && !negatives.has(f)).length;
   if (nested > 0) report.skip(FOLDERS, 'nested', {}, nested);
   if (unclassified - nested > 0) report.skip(byFolder ? FOLDERS : [...parsed.files.keys()][0] ?? FOLDERS, 'noClass', {}, unclassified - nested);
   if (classes.size === 0 && fresh.length === 0) fail('noValidAnnotations', {}, { results: results.slice(0, PROBLEMS_SHOWN), report: report.render(lang) });
@@ -592,6 +594,7 @@ async function storeClasses({ deps, model, lang, parsed, matcher, targets, fresh
       else if ('existing' in t) await deps.images.setClass(trx, model.id, imageId, ids[0]!);
       stored += 1;
     }
+    for (const f of negatives) if (f.id !== undefined) await replaceClassSet(trx, f.id, [], true);
     await deps.models.bumpDataVersion(trx, model.id);
   });
   const formats = [...parsed.files.values()];
