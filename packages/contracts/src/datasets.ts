@@ -23,8 +23,10 @@ export const DatasetPaths = {
    */
   uploadFolders: '/api/models/:modelId/images/folders',
   /**
-   * POST multipart `file`: one annotation ZIP (COCO JSON, Pascal VOC XML, LabelMe JSON, YOLO txt with
-   * classes.txt or data.yaml). Matched to already uploaded images by file name → AnnotationImportData.
+   * POST multipart `file`: one annotation ZIP (COCO JSON, Pascal VOC XML, LabelMe / X-AnyLabeling JSON, YOLO
+   * txt with a class list, DOTA txt, CVAT XML; classification: class folders, CSV/JSON lists, CVAT tags),
+   * optionally with its images (added when the model lacks them). Matched to images by name, path or stem →
+   * AnnotationImportData with a per-file report (apps/server/src/services/formats/README.md).
    */
   uploadAnnotations: '/api/models/:modelId/images/annotations',
   /** POST ImageIdsBody & { starred } → ImageChangeData. */
