@@ -117,7 +117,7 @@ test('a detection dataset from images and a VOC ZIP, auto split, COCO export and
       // SPEC §5: the server judges the bytes, not the name; each refused file shows with the catalogue reason.
       await expect(summary).toContainText('Refused: 2');
       await expect(summary.locator('[data-testid="upload-summary-row"][data-name="notes.jpg"]')).toContainText(
-        'Only JPG, JPEG, PNG, BMP, MPO and TIFF images can be uploaded.',
+        'Only JPG, JPEG, PNG, WebP, BMP, MPO and TIFF images can be uploaded.',
       );
       await expect(summary.locator('[data-testid="upload-summary-row"][data-name="broken.jpg"]')).toContainText('File check failed');
       const imported = page.getByTestId('upload-summary-annotations');

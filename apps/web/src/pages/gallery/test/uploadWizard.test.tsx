@@ -72,7 +72,7 @@ describe('upload wizard', () => {
     await click('upload-next');
     const rows = screen.getAllByTestId('upload-summary-row').map((r) => r.textContent);
     expect(rows).toEqual([
-      expect.stringContaining('Only JPG, JPEG, PNG, BMP, MPO and TIFF images can be uploaded.'),
+      expect.stringContaining('Only JPG, JPEG, PNG, WebP, BMP, MPO and TIFF images can be uploaded.'),
       expect.stringContaining('The aspect ratio must be under 6:1.'),
     ]);
     expect(screen.getByTestId('upload-summary').textContent).toContain('Images uploaded: 1');
