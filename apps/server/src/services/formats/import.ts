@@ -5,17 +5,15 @@ import type { Kysely } from 'kysely';
 import {
   LabelingLimits,
   Limits,
-  type AnnotationFormat,
   type AnnotationImportData,
   type ErrorName,
   type Geometry,
-  type ImportFileReport,
   type Language,
   type Split,
   type UploadResult,
 } from '@loupe/contracts';
 import { AppError, fail, type ErrorVars } from '../../errors.js';
-import { errorMessage, expectedText, importText } from '../../i18n.js';
+import { errorMessage } from '../../i18n.js';
 import type { Model } from '../../db/models.js';
 import type { DB } from '../../db/schema.js';
 import type { Image, NewImage } from '../../db/images.js';
@@ -37,7 +35,8 @@ import { findClassList, isYoloLabelFile, parseYolo } from './yolo.js';
 import { classFromPath, isClassList, parseClassList } from './classes.js';
 import { adaptToModel, fitShape, KINDS_BY_TYPE, scaleGeometry } from './adapt.js';
 import { ImageMatcher, refKey } from './matching.js';
-import { baseName, breathe, emptyParsed, type ConvertReason, type Parsed, type SkipReason } from './types.js';
+import { PROBLEMS_SHOWN, refused, Report, reportProblems } from './report.js';
+import { baseName, breathe, emptyParsed, type Parsed } from './types.js';
 
 /** Files read as annotations or class lists; everything else in the ZIP but images is passed over. */
 const TEXT_FILE = /\.(json|xml|txt|ya?ml|csv|tsv|names|labels)$/i;
@@ -47,9 +46,6 @@ const JUNK = /(^|\/)(__MACOSX\/|\.[^/]*$)/;
 
 /** ZIP images checked at once (as the gallery upload does): sharp decodes on libuv's pool. */
 const IMAGES_IN_FLIGHT = 4;
-
-/** Problems listed in one answer; a file with a million bad shapes would otherwise make a million-line reply. */
-const PROBLEMS_SHOWN = 1000;
 
 /** An image this import knows: one of the model's, or one the ZIP carries (added when the import commits). */
 type Target = { existing: Image } | { fresh: Fresh };
@@ -229,12 +225,6 @@ async function embeddedFile(deps: Deps, name: string, data: Buffer): Promise<Rec
   return { name: named, tempFile, bytes: data.length, sha: createHash('sha256').update(data).digest('hex'), head: data.subarray(0, 65_536), tooLarge: false };
 }
 
-function refused(lang: Language, name: string, key: ErrorName, vars?: ErrorVars): UploadResult {
-  const expected = vars?.expected;
-  const sentence = errorMessage(lang, key, vars);
-  return { name, status: 'refused', code: new AppError(key).def.code, message: expected === undefined ? sentence : `${sentence} ${expectedText(lang, expected)}`.trim() };
-}
-
 /** CVAT for images or Pascal VOC, parsed on the worker (fast-xml-parser reads a few MB/s: never on the event loop). */
 async function readXml(e: ZipText, parsed: Parsed): Promise<void> {
   const text = e.data.toString('utf8');
@@ -273,79 +263,6 @@ async function readTexts(files: ZipText[], parsed: Parsed, classification: boole
 function unreadable(entry: string, why: 'deep' | 'invalid', parsed: Parsed): void {
   if (why === 'deep') parsed.problems.push({ entry, key: 'annotationTooDeep', vars: { entry, max: Limits.annotationMaxDepth } });
   else parsed.problems.push({ entry, key: 'annotationInvalid', vars: { entry } });
-}
-
-/** Per annotation file: shapes taken, and left out or converted by reason (with the reason's vars). */
-class Report {
-  private readonly files = new Map<string, { format: AnnotationFormat; taken: number; skipped: Map<string, { reason: SkipReason; vars: ErrorVars; count: number }>; converted: Map<ConvertReason, number> }>();
-
-  constructor(formats: Map<string, AnnotationFormat>) {
-    for (const [file, format] of formats) this.files.set(file, { format, taken: 0, skipped: new Map(), converted: new Map() });
-  }
-
-  private row(entry: string) {
-    let r = this.files.get(entry);
-    if (!r) {
-      r = { format: 'coco', taken: 0, skipped: new Map(), converted: new Map() };
-      this.files.set(entry, r);
-    }
-    return r;
-  }
-
-  has = (entry: string) => this.files.has(entry);
-  taken(entry: string, n = 1): void {
-    this.row(entry).taken += n;
-  }
-  untake(entry: string, n: number): void {
-    this.row(entry).taken -= n;
-  }
-  skip(entry: string, reason: SkipReason, vars: ErrorVars = {}, count = 1): void {
-    const r = this.row(entry);
-    // Shapes on missing images group per file (the first name is named), others per reason and vars.
-    const key = reason === 'noImage' ? reason : `${reason}\n${JSON.stringify(vars)}`;
-    const g = r.skipped.get(key);
-    if (!g) r.skipped.set(key, { reason, vars: reason === 'noImage' ? { ...vars, images: 1, seen: `\n${vars.name}\n` } : vars, count });
-    else {
-      g.count += count;
-      if (reason === 'noImage' && !String(g.vars.seen).includes(`\n${vars.name}\n`)) {
-        g.vars = { ...g.vars, images: Number(g.vars.images) + 1, seen: `${g.vars.seen}${vars.name}\n` };
-      }
-    }
-  }
-  convert(entry: string, reason: ConvertReason, n = 1): void {
-    const r = this.row(entry);
-    r.converted.set(reason, (r.converted.get(reason) ?? 0) + n);
-  }
-  skippedTotal(): number {
-    let n = 0;
-    for (const r of this.files.values()) for (const g of r.skipped.values()) n += g.count;
-    return n;
-  }
-
-  render(lang: Language): ImportFileReport[] {
-    return [...this.files].map(([file, r]) => ({
-      file,
-      format: r.format,
-      taken: r.taken,
-      skipped: [...r.skipped.values()].map((g) => {
-        // A skip's own `count` var (a class list's length) would clash with the group's count.
-        const { count: names, seen: _seen, ...vars } = g.vars;
-        return { reason: g.reason, count: g.count, message: importText(lang, 'skip', g.reason, { ...vars, ...(names !== undefined ? { count_names: names } : {}), count: g.count }) };
-      }),
-      converted: [...r.converted].map(([reason, count]) => ({ reason, count, message: importText(lang, 'convert', reason, { count }) })),
-    }));
-  }
-}
-
-/** Problems that spoil a shape are also counted in their file's report; whole-file problems are results only. */
-function reportProblems(parsed: Parsed, report: Report, lang: Language, results: UploadResult[]): void {
-  for (const p of parsed.problems) {
-    if (results.length < PROBLEMS_SHOWN) results.push(refused(lang, p.entry, p.key, p.vars));
-    if (!report.has(p.entry)) continue;
-    if (p.key === 'annotationBadField') report.skip(p.entry, 'badField', { field: String(p.vars?.field ?? '') });
-    else if (p.key === 'annotationTooManyPoints') report.skip(p.entry, 'tooManyPoints', { max: LabelingLimits.polygonPointsMax });
-  }
-  for (const s of parsed.skips) report.skip(s.entry, s.reason, s.vars ?? {}, s.count);
 }
 
 const targetName = (t: Target) => ('existing' in t ? t.existing.name : t.fresh.name);
