@@ -105,7 +105,7 @@ describe('COCO variants', () => {
     expect(decodeRle({ size: [200, 300], counts: cocoString(cocoCounts(big, 200, 300)) })).toEqual(big);
   });
 
-  it('crops a decoded mask to its pixels exactly as the full decode holds them', () => {
+  it('crops a decoded mask to its pixels exactly as the full decode holds them', async () => {
     for (const [w, h, inside] of [
       [40, 30, (x: number, y: number) => x > 10 && x < 14 && y > 5 && y < 9],
       [40, 30, (x: number, y: number) => (x > 10 && x < 30 && y > 20) || (x > 25 && x < 27 && y < 3)],
@@ -113,13 +113,13 @@ describe('COCO variants', () => {
     ] as const) {
       const full = draw(w, h, inside);
       const counts = cocoCounts(full, h, w);
-      const crop = decodeRleCrop({ size: [h, w], counts: cocoString(counts) })!;
+      const crop = (await decodeRleCrop({ size: [h, w], counts: cocoString(counts) }))!;
       const xs = [...full.keys()].filter((i) => full[i]).map((i) => i % w);
       const ys = [...full.keys()].filter((i) => full[i]).map((i) => Math.floor(i / w));
       expect([crop.left, crop.top, crop.w, crop.h]).toEqual([Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs) + 1, Math.max(...ys) - Math.min(...ys) + 1]);
       for (let y = 0; y < crop.h; y++) for (let x = 0; x < crop.w; x++) expect(crop.mask[y * crop.w + x]).toBe(full[(y + crop.top) * w + x + crop.left]);
     }
-    expect(decodeRleCrop({ size: [10, 10], counts: [100] })).toBeNull();
+    expect(await decodeRleCrop({ size: [10, 10], counts: [100] })).toBeNull();
   });
 
   it('traces a compressed RLE mask into one polygon per island, largest first, specks left out', async () => {
@@ -251,37 +251,37 @@ describe('COCO variants', () => {
 });
 
 describe('mask tracing', () => {
-  it('joins diagonal neighbours (8-connected), fills holes, and keeps within maxPoints', () => {
+  it('joins diagonal neighbours (8-connected), fills holes, and keeps within maxPoints', async () => {
     const diag = draw(10, 10, (x, y) => (x < 2 && y < 2) || (x > 2 && x < 4 && y > 2 && y < 4) || (x > 2 && x < 4 && y > 1 && y < 3) || (x > 1 && x < 3 && y > 1 && y < 3));
-    expect(maskToPolygons(diag, 10, 10, 100)).toHaveLength(1);
+    expect(await maskToPolygons(diag, 10, 10, 100)).toHaveLength(1);
     const ring = draw(50, 50, (x, y) => (x - 25) ** 2 + (y - 25) ** 2 < 20 ** 2 && (x - 25) ** 2 + (y - 25) ** 2 > 10 ** 2);
-    const [outline, ...rest] = maskToPolygons(ring, 50, 50, 1000);
+    const [outline, ...rest] = await maskToPolygons(ring, 50, 50, 1000);
     expect(rest).toEqual([]);
     const filled = pixels(draw(50, 50, (x, y) => (x - 25) ** 2 + (y - 25) ** 2 < 20 ** 2));
     expect(Math.abs(area(outline!) - filled) / filled).toBeLessThan(0.03);
     const gear = draw(400, 400, (x, y) => Math.hypot(x - 200, y - 200) < 150 + 20 * Math.sign(Math.sin(Math.atan2(y - 200, x - 200) * 90)));
-    const [teeth] = maskToPolygons(gear, 400, 400, 64);
+    const [teeth] = await maskToPolygons(gear, 400, 400, 64);
     expect(teeth!.length).toBeLessThanOrEqual(64);
     expect(teeth!.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('stays within about a pixel of a disk and leaves the mask as it was', () => {
+  it('stays within about a pixel of a disk and leaves the mask as it was', async () => {
     const mask = draw(300, 300, (x, y) => Math.hypot(x - 150, y - 150) < 100);
     const copy = mask.slice();
-    const [outline] = maskToPolygons(mask, 300, 300, LabelingLimits.polygonPointsMax);
+    const [outline] = await maskToPolygons(mask, 300, 300, LabelingLimits.polygonPointsMax);
     expect(mask).toEqual(copy);
     for (const [x, y] of outline!) expect(Math.abs(Math.hypot(x - 150, y - 150) - 100)).toBeLessThan(1.5);
     expect(outline!.length).toBeLessThan(200);
   });
 
-  it('decodes and traces a 2000 × 2000 mask well under a second', () => {
+  it('decodes and traces a 2000 × 2000 mask well under a second', async () => {
     const w = 2000;
     const h = 2000;
     const mask = draw(w, h, (x, y) => Math.hypot(x - 1000, y - 1000) < 900 || (x % 97 < 5 && y % 89 < 5));
     const rle = cocoString(cocoCounts(mask, h, w));
     const t0 = performance.now();
     const decoded = decodeRle({ size: [h, w], counts: rle });
-    const polygons = maskToPolygons(decoded, w, h, LabelingLimits.polygonPointsMax);
+    const polygons = await maskToPolygons(decoded, w, h, LabelingLimits.polygonPointsMax);
     const ms = performance.now() - t0;
     expect(polygons.length).toBeGreaterThan(10);
     expect(ms).toBeLessThan(1000);

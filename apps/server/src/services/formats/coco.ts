@@ -55,15 +55,15 @@ function polygonParts(seg: unknown[], at: string, maxPoints: number): Shape {
   return { geometry: parts[0]!, ...(parts.length > 1 ? { moreParts: parts.slice(1) } : {}) };
 }
 
-function maskParts(seg: Record<string, unknown>, at: string, maxPoints: number): Shape {
+async function maskParts(seg: Record<string, unknown>, at: string, maxPoints: number): Promise<Shape> {
   let crop: MaskCrop | null;
   try {
-    crop = decodeRleCrop(seg as { size: [number, number]; counts: string });
+    crop = await decodeRleCrop(seg as { size: [number, number]; counts: string });
   } catch (e) {
     if (e instanceof MaskError) return { bad: `${at}.segmentation`, expected: 'rle' };
     throw e;
   }
-  const polygons = crop ? maskToPolygons(crop.mask, crop.w, crop.h, maxPoints) : [];
+  const polygons = crop ? await maskToPolygons(crop.mask, crop.w, crop.h, maxPoints) : [];
   if (!crop || polygons.length === 0) return null;
   const { left, top } = crop;
   const [first, ...rest] = polygons.map((pts): Geometry => ({ kind: 'polygon', points: pts.map(([x, y]) => [x + left, y + top]) }));
@@ -86,7 +86,7 @@ function rboxOf(a: Record<string, unknown>): Geometry | null {
 }
 
 /** The annotation's shape: rbox extension, else segmentation (polygons or an RLE mask), else bbox. */
-function shapeOf(a: Record<string, unknown>, at: string, maxPoints: number): Shape {
+async function shapeOf(a: Record<string, unknown>, at: string, maxPoints: number): Promise<Shape> {
   if (a.rbox !== undefined) {
     const rbox = rboxOf(a);
     return rbox ? { geometry: rbox } : { bad: `${at}.rbox`, expected: 'number' };
@@ -94,7 +94,7 @@ function shapeOf(a: Record<string, unknown>, at: string, maxPoints: number): Sha
   const seg = a.segmentation;
   let fromSeg: Shape = null;
   if (Array.isArray(seg) && seg.length > 0) fromSeg = polygonParts(seg, at, maxPoints);
-  else if (isObject(seg)) fromSeg = maskParts(seg, at, maxPoints);
+  else if (isObject(seg)) fromSeg = await maskParts(seg, at, maxPoints);
   else if (seg !== undefined && seg !== null && !Array.isArray(seg)) return { bad: `${at}.segmentation`, expected: 'flatPoints' };
   if (fromSeg) return fromSeg;
   // An empty polygon list, or a mask with nothing in it: the bbox still says where the object is.
@@ -161,7 +161,7 @@ export async function parseCoco(entry: string, coco: CocoFile, out: Parsed): Pro
       skip(out, entry, 'point');
       continue;
     }
-    const shape = shapeOf(a, at, maxPoints);
+    const shape = await shapeOf(a, at, maxPoints);
     if (shape && 'tooMany' in shape) {
       tooManyPoints(out, entry, maxPoints);
       continue;

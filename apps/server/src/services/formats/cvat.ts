@@ -121,7 +121,7 @@ function ellipse(el: Record<string, unknown>, at: string): Shape | Bad {
 }
 
 /** CVAT's own mask: run lengths from background, row-major over the left/top/width/height rectangle. */
-function mask(el: Record<string, unknown>, at: string): Shape | Bad | null {
+async function mask(el: Record<string, unknown>, at: string): Promise<Shape | Bad | null> {
   const c = coords(el, at, ['left', 'top', 'width', 'height']);
   if (!Array.isArray(c)) return c;
   const [left, top, w, h] = c as [number, number, number, number];
@@ -135,7 +135,7 @@ function mask(el: Record<string, unknown>, at: string): Shape | Bad | null {
     if (e instanceof MaskError) return { field: `${at}.rle`, expected: 'rle' };
     throw e;
   }
-  const polygons = maskToPolygons(bits, w, h, LabelingLimits.polygonPointsMax);
+  const polygons = await maskToPolygons(bits, w, h, LabelingLimits.polygonPointsMax);
   if (polygons.length === 0) return null;
   const [first, ...rest] = polygons.map((pts): Geometry => ({ kind: 'polygon', points: pts.map(([x, y]) => [x + left, y + top]) }));
   return { geometry: first!, ...(rest.length ? { moreParts: rest } : {}), converted: 'maskToPolygon' };
@@ -209,7 +209,7 @@ export async function parseCvat(entry: string, doc: unknown, out: Parsed): Promi
           badField(out, entry, `${place}.label`, 'text');
           continue;
         }
-        const shape = read(el, place);
+        const shape = await read(el, place);
         if (shape === 'tooMany') {
           tooManyPoints(out, entry, LabelingLimits.polygonPointsMax);
           continue;

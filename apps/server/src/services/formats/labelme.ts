@@ -138,7 +138,7 @@ async function maskGeometry(mask: unknown, pts: Pt[]): Promise<Made> {
   }
   const { width: w, height: h } = raw.info;
   const [x0, y0] = [Math.trunc(pts[0]![0]), Math.trunc(pts[0]![1])];
-  const parts = maskToPolygons(new Uint8Array(raw.data.buffer, raw.data.byteOffset, w * h), w, h, LabelingLimits.polygonPointsMax);
+  const parts = await maskToPolygons(new Uint8Array(raw.data.buffer, raw.data.byteOffset, w * h), w, h, LabelingLimits.polygonPointsMax);
   const polygons = parts.map((p): Geometry => ({ kind: 'polygon', points: p.map(([x, y]) => [x + x0, y + y0] as Pt) }));
   if (polygons.length === 0) return 'invalid';
   return { geometry: polygons[0]!, ...(polygons.length > 1 ? { moreParts: polygons.slice(1) } : {}), converted: 'maskToPolygon' };

@@ -4,6 +4,23 @@
  */
 
 import { Limits } from '@loupe/contracts';
+import { breathe } from '../gallery/breathe.js';
+
+/**
+ * Tracing runs on the event loop: it gives the loop back every so many steps, so a 100-megapixel mask (up to
+ * seconds of work) never holds other requests for more than a few milliseconds at a time.
+ */
+const STEPS_PER_TURN = 1 << 18;
+class Turns {
+  private steps = 0;
+  /** Count `n` steps; true when the caller should `await breathe()` now. */
+  due(n = 1): boolean {
+    this.steps += n;
+    if (this.steps < STEPS_PER_TURN) return false;
+    this.steps = 0;
+    return true;
+  }
+}
 
 /** A mask over this many pixels is refused before anything is allocated: no image Loupe takes is larger. */
 export const MASK_PIXELS_MAX = Limits.imageMaxPixels;
@@ -106,7 +123,7 @@ export interface MaskCrop {
  * decodeRle, cut to the pixels' bounding box: tracing then costs the object's size, not the image's (a
  * thousand small objects on 20-megapixel images would otherwise scan 20 billion pixels). Null when empty.
  */
-export function decodeRleCrop(rle: { size: [number, number]; counts: string | ArrayLike<number> }): MaskCrop | null {
+export async function decodeRleCrop(rle: { size: [number, number]; counts: string | ArrayLike<number> }): Promise<MaskCrop | null> {
   const [h, w] = sizeOf(rle.size);
   const counts = countList(rle.counts, h * w);
   checkSum(counts, h * w);
@@ -125,6 +142,7 @@ export function decodeRleCrop(rle: { size: [number, number]; counts: string | Ar
   const cw = x1 - x0 + 1;
   const ch = y1 - y0 + 1;
   const mask = new Uint8Array(cw * ch);
+  const turns = new Turns();
   for (let i = 1, pos = counts[0] ?? 0; i < counts.length; pos += counts[i]!, i++) {
     if (i % 2 === 0) continue;
     for (let k = pos, end = pos + counts[i]!; k < end; ) {
@@ -133,6 +151,7 @@ export function decodeRleCrop(rle: { size: [number, number]; counts: string | Ar
       const n = Math.min(end - k, h - y);
       for (let j = 0, at = (y - y0) * cw + (x - x0); j < n; j++, at += cw) mask[at] = 1;
       k += n;
+      if (turns.due(n)) await breathe();
     }
   }
   return { mask, left: x0, top: y0, w: cw, h: ch };
@@ -170,27 +189,34 @@ const AHEAD_RIGHT = [[0, 0], [-1, 0], [-1, -1], [0, -1]] as const;
  * outline needs more than maxPoints vertices). Largest island first; islands under 4 px are dropped. Holes are
  * not kept: Loupe's polygons have none, so an island with a hole becomes its outline filled.
  */
-export function maskToPolygons(mask: Uint8Array, w: number, h: number, maxPoints: number): [number, number][][] {
+export async function maskToPolygons(mask: Uint8Array, w: number, h: number, maxPoints: number): Promise<[number, number][][]> {
   const islands: { area: number; points: [number, number][] }[] = [];
   const on = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && mask[y * w + x] !== 0;
+  const turns = new Turns();
   for (let i = 0; i < w * h; i++) {
+    if ((i & 0xffff) === 0 && turns.due(0x10000)) await breathe();
     if (mask[i] !== 1) continue;
     // The first pixel met in raster order is its island's top-left: its top edge lies on the outer outline.
-    const area = fill(mask, w, h, i);
+    const area = await fill(mask, w, h, i, turns);
     if (area < MIN_ISLAND) continue;
-    const outline = trace(on, i % w, Math.floor(i / w), w, h);
+    const outline = await trace(on, i % w, Math.floor(i / w), w, h, turns);
     islands.push({ area, points: simplifyClosed(outline, maxPoints) });
+    if (turns.due(outline.length)) await breathe();
   }
-  for (let i = 0; i < mask.length; i++) if (mask[i] === 2) mask[i] = 1;
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] === 2) mask[i] = 1;
+    if ((i & 0xffff) === 0 && turns.due(0x10000)) await breathe();
+  }
   return islands.sort((a, b) => b.area - a.area).map((x) => x.points);
 }
 
 /** Marks the 8-connected island holding pixel `start` as 2 (scanline fill) and answers its pixel count. */
-function fill(mask: Uint8Array, w: number, h: number, start: number): number {
+async function fill(mask: Uint8Array, w: number, h: number, start: number, turns: Turns): Promise<number> {
   const stack = [start];
   let area = 0;
   while (stack.length) {
     const s = stack.pop()!;
+    if (turns.due(8)) await breathe();
     if (mask[s] !== 1) continue;
     const y = Math.floor(s / w);
     let l = s - y * w;
@@ -215,13 +241,14 @@ function fill(mask: Uint8Array, w: number, h: number, start: number): number {
 }
 
 /** Walks the island's outer edge with the island on the right, keeping only the corners (flat x, y pairs). */
-function trace(on: (x: number, y: number) => boolean, x0: number, y0: number, w: number, h: number): number[] {
+async function trace(on: (x: number, y: number) => boolean, x0: number, y0: number, w: number, h: number, turns: Turns): Promise<number[]> {
   const pts = [x0, y0];
   let x = x0;
   let y = y0;
   let d = 0;
   const maxSteps = 4 * (w + 1) * (h + 1);
   for (let step = 0; step < maxSteps; step++) {
+    if ((step & 0xfff) === 0 && turns.due(0x1000)) await breathe();
     x += DX[d]!;
     y += DY[d]!;
     if (x === x0 && y === y0) break;
