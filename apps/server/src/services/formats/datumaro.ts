@@ -61,8 +61,9 @@ function ellipse(a: Record<string, unknown>, at: string): Read {
   const rotation = rotationOf(a, at);
   if (typeof rotation !== 'number') return rotation;
   const [cx, cy] = [(x1 + x2) / 2, (y1 + y2) / 2];
-  // Chords stray at most half a pixel from the ellipse.
-  const n = Math.min(128, Math.max(16, Math.ceil(Math.PI / Math.acos(Math.max(-1, 1 - 0.5 / Math.max(rx, ry))))));
+  // Chords stray at most half a pixel from the ellipse; a multiple of 4 keeps the four extremes as vertices, so
+  // the polygon's bounds are the ellipse's own.
+  const n = 4 * Math.ceil(Math.min(128, Math.max(16, Math.ceil(Math.PI / Math.acos(Math.max(-1, 1 - 0.5 / Math.max(rx, ry)))))) / 4);
   const t = (rotation * Math.PI) / 180;
   const points = Array.from({ length: n }, (_, i): [number, number] => {
     const u = (2 * Math.PI * i) / n;
