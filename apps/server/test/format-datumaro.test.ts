@@ -202,8 +202,10 @@ describe('Datumaro JSON', () => {
         { id: 'd', annotations: [], image: { size: [10, 10] } },
         { id: 42, annotations: [] },
         { id: 'e' },
+        { id: 'lidar_1', annotations: [{ id: 0, type: 'cuboid_3d', attributes: { occluded: false }, group: 0, label_id: 0, position: [1.0, 2.0, 0.0], rotation: [0.0, 0.0, 0.5], scale: [4.0, 2.0, 1.5] }], point_cloud: { path: 'lidar_1.pcd' }, related_images: [] },
       ],
     });
+    expect(reasons(out)).toEqual([['unsupportedShape', 'cuboid_3d', 1]]);
     expect(out.problems).toEqual([]);
     expect([...out.images]).toEqual(['folder/img_7', 'sub/b.png', 'night/c.jpeg', 'd', '42', 'e']);
     expect(out.annotations[0]!.image).toBe('folder/img_7');

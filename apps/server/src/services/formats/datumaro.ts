@@ -151,7 +151,8 @@ export async function parseDatumaro(entry: string, json: unknown, out: Parsed): 
       continue;
     }
     const image = imageOf(item, String(id).trim().replace(/\\/g, '/'));
-    out.images.add(image);
+    // A point-cloud frame (Datumaro 3D) names no image: its cuboids are reported, no image is looked for.
+    if (!isObject(item.point_cloud) || isObject(item.image)) out.images.add(image);
     if (item.annotations === undefined) continue;
     if (!Array.isArray(item.annotations)) {
       badField(out, entry, `${at}.annotations`, 'list');
