@@ -183,7 +183,7 @@ function shape(entry: string, image: string, region: Region, out: Parsed): void 
   const made = type === 'rectangle' ? rectangle(v, size) : type === 'polygon' ? polygon(v, size) : ellipse(v, size);
   if (made === 'invalid') return skip(out, entry, 'invalid');
   if (made === 'tooMany') return tooManyPoints(out, entry, LabelingLimits.polygonPointsMax);
-  if ('field' in made) return badField(out, entry, made.field === 'size' ? `${at}.original_width` : `${at}.value.${made.field}`, made.field === 'size' ? 'positiveSize' : made.field === 'points' ? 'points' : 'number');
+  if ('field' in made) return badField(out, entry, made.field === 'size' ? `${at}.original_width` : `${at}.value.${made.field}`, made.field === 'size' ? 'positiveSize' : made.field.startsWith('points') ? 'points' : 'number');
   const text = region.text.map((s) => s.trim()).filter(Boolean).join(' ');
   if (text) made.geometry.text = text.slice(0, 1000);
   const a: ParsedAnnotation = { entry, image, label, geometry: made.geometry };
@@ -202,8 +202,8 @@ function sizeOf(r: Result): Size | 'bad' {
   return isCoord(w) && isCoord(h) && w > 0 && h > 0 ? { w, h } : 'bad';
 }
 
-/** Percent to pixels, or to fractions without a size. */
-const scale = (size: Size) => (size ? { sx: size.w / 100, sy: size.h / 100 } : { sx: 0.01, sy: 0.01 });
+/** Percent to pixels, or to fractions without a size (divided last, so that 30 % is exactly 0.3). */
+const scale = (size: Size) => ({ sx: (v: number) => (v * (size?.w ?? 1)) / 100, sy: (v: number) => (v * (size?.h ?? 1)) / 100 });
 
 function rectangle(v: Result, size: Size): Made {
   for (const k of ['x', 'y', 'width', 'height']) if (!isCoord(v[k])) return { field: k };
@@ -212,7 +212,7 @@ function rectangle(v: Result, size: Size): Made {
   if (width <= 0 || height <= 0) return 'invalid';
   const rot = ((((v.rotation as number | undefined) ?? 0) % 360) + 360) % 360;
   const { sx, sy } = scale(size);
-  const [x0, y0, w, h] = [x * sx, y * sy, width * sx, height * sy];
+  const [x0, y0, w, h] = [sx(x), sy(y), sx(width), sy(height)];
   if (Math.abs(rot) < 1e-9 || Math.abs(rot - 360) < 1e-9) return { geometry: { kind: 'box', x1: x0, y1: y0, x2: x0 + w, y2: y0 + h } };
   if (!size) return { field: 'size' }; // a turned box in fractions of two different sides has no shape
   const a = (rot * Math.PI) / 180;
@@ -229,7 +229,7 @@ function polygon(v: Result, size: Size): Made {
   const out: Pt[] = [];
   for (const [k, p] of pts.entries()) {
     if (!isList(p) || p.length < 2 || !isCoord(p[0]) || !isCoord(p[1])) return { field: `points[${k}]` };
-    out.push([(p[0] as number) * sx, (p[1] as number) * sy]);
+    out.push([sx(p[0] as number), sy(p[1] as number)]);
   }
   return new Set(out.map((p) => p.join())).size >= 3 ? { geometry: { kind: 'polygon', points: out } } : 'invalid';
 }
@@ -241,7 +241,7 @@ function ellipse(v: Result, size: Size): Made {
   const rot = (v.rotation as number | undefined) ?? 0;
   if (!size && rot % 360 !== 0) return { field: 'size' };
   const { sx, sy } = scale(size);
-  const [cx, cy, rx, ry] = [(v.x as number) * sx, (v.y as number) * sy, (v.radiusX as number) * sx, (v.radiusY as number) * sy];
+  const [cx, cy, rx, ry] = [sx(v.x as number), sy(v.y as number), sx(v.radiusX as number), sy(v.radiusY as number)];
   if (rx <= 0 || ry <= 0) return 'invalid';
   const a = (rot * Math.PI) / 180;
   const [cos, sin] = [Math.cos(a), Math.sin(a)];
@@ -277,6 +277,7 @@ export function imageName(raw: string): string | null {
   } catch {
     // a lone '%' stays as written
   }
+  if (s.endsWith('/')) return null;
   if (/^\/?data\/upload\/\d+\//.test(s)) s = path.posix.basename(s);
   s = path.posix.normalize(s.replace(/^\/+/, '')).replace(/^(\.\.\/)+/, '');
   const base = path.posix.basename(s).replace(/^[0-9a-f]{8}-(?=.)/, '');
