@@ -46,10 +46,21 @@ export function errorMessage(lang: Language, key: string, vars?: Record<string, 
   return interpolate(template, vars);
 }
 
-/** An import report line (contracts locales/<lang>/imports.json): a skip or convert reason with its count. */
+const pluralRules = new Map<Language, Intl.PluralRules>(LANGUAGES.map((l) => [l, new Intl.PluralRules(l)]));
+
+/**
+ * An import report line (contracts locales/<lang>/imports.json): a skip or convert reason with its count, in the
+ * form for the count's plural category where the language has one (`point_one`; Russian `_one`, `_few`, `_many`),
+ * else the plain key ("2 point shapes"). A reason the language lacks is said in English.
+ */
 export function importText(lang: Language, group: 'skip' | 'convert', reason: string, vars: Record<string, string | number>): string {
-  const template = imports.get(lang)?.[group][reason] ?? imports.get(DEFAULT_LANGUAGE)?.[group][reason] ?? reason;
-  return interpolate(template, vars);
+  const count = Number(vars.count);
+  const form = (l: Language): string | undefined => {
+    const texts = imports.get(l)?.[group];
+    if (texts?.[reason] === undefined) return undefined;
+    return (Number.isFinite(count) ? texts[`${reason}_${pluralRules.get(l)!.select(count)}`] : undefined) ?? texts[reason];
+  };
+  return interpolate(form(lang) ?? form(DEFAULT_LANGUAGE) ?? reason, vars);
 }
 
 /** "Expected: a list of [x, y] number pairs." for a badField's `expected` key; '' for none or an unknown key. */

@@ -67,7 +67,7 @@ describe('annotation ZIP import (SPEC §5 annotation ZIP)', () => {
       ['a.jpg', 'scratch', { kind: 'polygon', points: [[10, 20], [40, 20], [40, 60], [10, 60]] }],
       ['b.png', 'dent', { kind: 'polygon', points: [[10, 10], [50, 10], [50, 60], [10, 60]] }],
     ]);
-    expect(r.data.report[0]!.converted.map((c) => c.message)).toEqual(['1 boxes stored as four-corner polygons: segmentation trains on polygons']);
+    expect(r.data.report[0]!.converted.map((c) => c.message)).toEqual(['1 box stored as a four-corner polygon: segmentation trains on polygons']);
     const model = await call<ModelData>(t.app, 'GET', `/api/models/${m.id}`, undefined, { token });
     expect(model.data.labeledImages).toBe(2);
     // a second import replaces the set (a new version), it does not add to it

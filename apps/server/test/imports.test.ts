@@ -184,13 +184,13 @@ describe('the report names every shape left out, by reason, in the user language
     expect(row).toMatchObject({ format: 'labelme', taken: 2 });
     expect(Object.fromEntries(row.skipped.map((s) => [s.reason, s.message]))).toEqual({
       point: '2 point shapes: points are not a shape Loupe trains on',
-      line: '1 lines (line, polyline, linestrip): lines are not a shape Loupe trains on',
-      outside: '1 shapes lying wholly outside their image',
+      line: '1 line (line, polyline or linestrip): lines are not a shape Loupe trains on',
+      outside: '1 shape lying wholly outside its image',
     });
     const de = await importZip(m, [{ path: 'labels/a.json', data: labelme }], 'de');
     const deRow = de.data.report.find((r) => r.file === 'labels/a.json')!;
     expect(deRow.skipped.find((s) => s.reason === 'point')!.message).toBe('2 Punkt-Formen: Punkte sind keine Form, auf der Loupe trainiert');
-    expect(deRow.skipped.find((s) => s.reason === 'outside')!.message).toBe('1 Formen ganz außerhalb ihres Bildes');
+    expect(deRow.skipped.find((s) => s.reason === 'outside')!.message).toBe('1 Form ganz außerhalb ihres Bildes');
   });
 
   it('names a missing class list and shapes on images that are nowhere', async () => {
