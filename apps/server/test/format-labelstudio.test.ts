@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Geometry } from '@loupe/contracts';
-import { imageName, isLabelStudio, labelStudioWriter, parseLabelStudio } from '../src/services/formats/labelstudio.js';
+import { decodeBrushRle, imageName, isLabelStudio, labelStudioWriter, parseLabelStudio } from '../src/services/formats/labelstudio.js';
 import { emptyParsed, toExportable, type ExportImage, type Parsed } from '../src/services/formats/types.js';
 
 /**
@@ -166,12 +166,11 @@ describe('Label Studio JSON', () => {
     expect(out.annotations[2]!.geometry).toEqual({ kind: 'box', x1: 200, y1: 50, x2: 500, y2: 150 });
   });
 
-  it('skips keypoints, brushes, relations and other controls by kind; ellipses become polygons; extra labels are counted', async () => {
+  it('skips keypoints, relations and other controls by kind; ellipses become polygons; extra labels are counted', async () => {
     const out = await parse([
       task(1, '/data/upload/1/aaaaaaaa-a.jpg', [
         annotation(1, [
           result('k', 'keypointlabels', { x: 5, y: 5, width: 0.5, keypointlabels: ['eye'] }),
-          result('br', 'brushlabels', { format: 'rle', rle: [0, 1, 2, 3], brushlabels: ['blob'] }),
           { from_id: 'k', to_id: 'e', type: 'relation', direction: 'right' },
           result('n', 'number', { number: 3 }, 'count', null),
           result('e', 'ellipselabels', { x: 50, y: 50, radiusX: 10, radiusY: 20, rotation: 0, ellipselabels: ['coin'] }),
@@ -180,7 +179,7 @@ describe('Label Studio JSON', () => {
         ]),
       ]),
     ]);
-    expect(skips(out)).toEqual({ point: 1, 'unsupportedShape:brush': 1, 'unsupportedShape:relation': 1, 'unsupportedShape:number': 1, extraClass: 2 });
+    expect(skips(out)).toEqual({ point: 1, 'unsupportedShape:relation': 1, 'unsupportedShape:number': 1, extraClass: 2 });
     expect(out.annotations.map((a) => [a.label, a.geometry.kind, a.converted])).toEqual([
       ['coin', 'polygon', 'circleToPolygon'],
       ['Car', 'box', undefined],
@@ -294,6 +293,83 @@ describe('Label Studio JSON', () => {
     expect(skips(out)).toEqual({ invalid: 2 });
     expect(out.annotations.map((a) => a.geometry)).toEqual([{ kind: 'box', x1: 10, y1: 5, x2: 60, y2: 30 }]);
     expect([...out.images]).toEqual(['b.jpg', 'c.jpg', 'd.jpg']);
+  });
+});
+
+/**
+ * Label Studio's brush RLE written from its description (label-studio-converter brush.py): a bit stream, most
+ * significant bit first, of the RGBA values; runs where values repeat, literal blocks elsewhere.
+ */
+function brushRle(rgba: Uint8Array): number[] {
+  const bits: number[] = [];
+  const put = (v: number, n: number) => {
+    for (let k = n - 1; k >= 0; k--) bits.push(Math.floor(v / 2 ** k) % 2);
+  };
+  const widths = [3, 4, 8, 16];
+  put(rgba.length, 32);
+  put(8 - 1, 5);
+  for (const wd of widths) put(wd - 1, 4);
+  const block = (len: number) => {
+    const w = widths.findIndex((wd) => len - 1 < 2 ** wd);
+    put(w, 2);
+    put(len - 1, widths[w]!);
+  };
+  let i = 0;
+  while (i < rgba.length) {
+    let j = i + 1;
+    while (j < rgba.length && rgba[j] === rgba[i] && j - i < 65536) j++;
+    if (j - i >= 4) {
+      put(1, 1);
+      block(j - i);
+      put(rgba[i]!, 8);
+    } else {
+      // a literal block up to the next run of 4 equal values (at most 16)
+      j = i;
+      while (j < rgba.length && j - i < 16 && !(rgba[j] === rgba[j + 1] && rgba[j] === rgba[j + 2] && rgba[j] === rgba[j + 3])) j++;
+      if (j === i) j = i + 1;
+      put(0, 1);
+      block(j - i);
+      for (let k = i; k < j; k++) put(rgba[k]!, 8);
+    }
+    i = j;
+  }
+  while (bits.length % 8) bits.push(0);
+  return Array.from({ length: bits.length / 8 }, (_, b) => bits.slice(b * 8, b * 8 + 8).reduce((v, x) => v * 2 + x, 0));
+}
+
+describe('Label Studio brushes', () => {
+  it('decodes brush RLE into polygons, one per island; a broken stream or a missing size is named', async () => {
+    // 10 x 8: a 5 x 5 square at (2, 1) and a 2 x 2 island at (8, 6), painted red at alpha 255; speckled RGB noise
+    // outside (alpha 0) so that literal blocks occur too.
+    const [w, h] = [10, 8];
+    const rgba = new Uint8Array(w * h * 4);
+    for (let p = 0; p < w * h; p++) rgba[p * 4 + 1] = (p * 37) % 5;
+    const paint = (x: number, y: number) => rgba.set([255, 0, 0, 255], (y * w + x) * 4);
+    for (let y = 1; y <= 5; y++) for (let x = 2; x <= 6; x++) paint(x, y);
+    for (const [x, y] of [[8, 6], [9, 6], [8, 7], [9, 7]] as const) paint(x, y);
+    const rle = brushRle(rgba);
+    const mask = await decodeBrushRle(rle, w, h);
+    expect(mask && [...mask].reduce((a, b) => a + b, 0)).toBe(29);
+    expect(await decodeBrushRle(rle, 8, 10)).toEqual(expect.any(Uint8Array)); // same count of values: a 8 x 10 reading
+    expect(await decodeBrushRle(rle, 10, 9)).toBeNull();
+    expect(await decodeBrushRle(rle.slice(0, 20), w, h)).toBeNull();
+    expect(await decodeBrushRle([...rle.slice(0, 5), 300], w, h)).toBeNull();
+    const brush = (id: string, rl: unknown, size: [number, number] | null = [w, h]) => result(id, 'brushlabels', { format: 'rle', rle: rl, brushlabels: ['Rust'] }, 'tag', size);
+    const out = await parse([task(1, '/data/upload/1/01234567-plate.png', [annotation(1, [brush('b1', rle), brush('b2', rle.slice(0, 20)), brush('b3', rle, null), brush('b4', new Array(40).fill(0))])])]);
+    const bounds = (g: Geometry) => {
+      const pts = (g as { points: Pt[] }).points;
+      return [Math.min(...pts.map((p) => p[0])), Math.min(...pts.map((p) => p[1])), Math.max(...pts.map((p) => p[0])), Math.max(...pts.map((p) => p[1]))];
+    };
+    expect(out.annotations).toHaveLength(1);
+    const a = out.annotations[0]!;
+    expect([a.image, a.label, a.converted]).toEqual(['plate.png', 'Rust', 'maskToPolygon']);
+    expect(bounds(a.geometry)).toEqual([2, 1, 7, 6]);
+    expect(a.moreParts?.map(bounds)).toEqual([[8, 6, 10, 8]]);
+    expect(fields(out)).toEqual([
+      '[0].annotations[0].result[1].value.rle rle',
+      '[0].annotations[0].result[2].original_width positiveSize',
+      '[0].annotations[0].result[3].value.rle rle',
+    ]);
   });
 });
 

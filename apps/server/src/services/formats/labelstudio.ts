@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { LabelingLimits, type Geometry } from '@loupe/contracts';
 import { circle } from './labelme.js';
+import { MASK_PIXELS_MAX, maskToPolygons } from './mask.js';
 import { badField, breathe, isCoord, isList, isObject, skip, toExportable, tooManyPoints, type Parsed, type ParsedAnnotation, type Writer } from './types.js';
 
 /**
@@ -46,7 +47,7 @@ export async function parseLabelStudio(entry: string, json: unknown, out: Parsed
       continue;
     }
     if (!isObject(task.data)) {
-      minRecord(entry, task, at(t), out);
+      await minRecord(entry, task, at(t), out);
       continue;
     }
     const image = imageOf(task.data);
@@ -73,12 +74,12 @@ export async function parseLabelStudio(entry: string, json: unknown, out: Parsed
       badField(out, entry, place, 'list');
       continue;
     }
-    regions(entry, image, result, (i) => `${place}[${i}]`, out);
+    await regions(entry, image, result, (i) => `${place}[${i}]`, out);
   }
 }
 
 /** JSON-MIN: each control's regions as `value`s with the size beside them; a region's results share its geometry. */
-function minRecord(entry: string, rec: Record<string, unknown>, at: string, out: Parsed): void {
+async function minRecord(entry: string, rec: Record<string, unknown>, at: string, out: Parsed): Promise<void> {
   const image = imageOf(Object.fromEntries(Object.entries(rec).filter(([k]) => !MIN_META.has(k))));
   if (!image) return badField(out, entry, `${at}.image`, 'text');
   out.images.add(image);
@@ -99,7 +100,7 @@ function minRecord(entry: string, rec: Record<string, unknown>, at: string, out:
       results.push({ type, value: r, original_width: r.original_width, original_height: r.original_height, ...(id ? { id } : {}) });
     }
   }
-  regions(entry, image, results, (i) => places[i]!, out);
+  await regions(entry, image, results, (i) => places[i]!, out);
 }
 
 interface Region {
@@ -109,7 +110,7 @@ interface Region {
   at: string;
 }
 
-function regions(entry: string, image: string, results: unknown[], placeOf: (i: number) => string, out: Parsed): void {
+async function regions(entry: string, image: string, results: unknown[], placeOf: (i: number) => string, out: Parsed): Promise<void> {
   const byId = new Map<string, Region>();
   const loose: { r: Result; type: string; at: string }[] = [];
   for (const [i, r] of results.entries()) {
@@ -154,7 +155,7 @@ function regions(entry: string, image: string, results: unknown[], placeOf: (i: 
     if (!regionType(type) && !['labels', 'textarea', 'choices'].includes(type)) loose.push({ r, type, at });
     if (type === 'choices') loose.push({ r, type, at });
   }
-  for (const region of byId.values()) if (region.geo) shape(entry, image, region, out);
+  for (const region of byId.values()) if (region.geo) await shape(entry, image, region, out);
   for (const { r, type } of loose) {
     const id = typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : undefined;
     // A per-region choice or rating (same id as a region) is an attribute of that region, not a shape.
@@ -168,17 +169,17 @@ function regions(entry: string, image: string, results: unknown[], placeOf: (i: 
   }
 }
 
-function shape(entry: string, image: string, region: Region, out: Parsed): void {
+async function shape(entry: string, image: string, region: Region, out: Parsed): Promise<void> {
   const { type, r, at } = region.geo!;
   if (type === 'keypoint') return skip(out, entry, 'point');
   if (type === 'polyline') return skip(out, entry, 'line');
-  if (type === 'brush') return skip(out, entry, 'unsupportedShape', { kind: 'brush' });
   const label = region.labels[0];
   if (label === undefined || !label.trim()) return skip(out, entry, 'noLabel');
   // Several labels on one region: the first is kept, as label-studio-converter's COCO and YOLO exports do.
   if (region.labels.length > 1) skip(out, entry, 'extraClass', undefined, region.labels.length - 1);
   const size = sizeOf(r);
   if (size === 'bad') return badField(out, entry, `${at}.original_width`, 'positiveSize');
+  if (type === 'brush') return brush(entry, image, label, r.value as Result, size, at, out);
   const v = r.value as Result;
   const made = type === 'rectangle' ? rectangle(v, size) : type === 'polygon' ? polygon(v, size) : ellipse(v, size);
   if (made === 'invalid') return skip(out, entry, 'invalid');
@@ -190,6 +191,70 @@ function shape(entry: string, image: string, region: Region, out: Parsed): void 
   if (!size) a.normalized = true;
   if (type === 'ellipse') a.converted = 'circleToPolygon';
   out.annotations.push(a);
+}
+
+/**
+ * A brush region: Label Studio's RLE (label-studio-converter brush.py) of the RGBA pixels at the original size,
+ * painted where alpha > 0, traced into one polygon per island. Other brush formats are skipped by kind.
+ */
+async function brush(entry: string, image: string, label: string, v: Result, size: Size, at: string, out: Parsed): Promise<void> {
+  if (v.format !== undefined && v.format !== 'rle') return skip(out, entry, 'unsupportedShape', { kind: 'brush' });
+  if (!size) return badField(out, entry, `${at}.original_width`, 'positiveSize');
+  const mask = isList(v.rle) ? await decodeBrushRle(v.rle, size.w, size.h) : null;
+  if (!mask) return badField(out, entry, `${at}.value.rle`, 'rle');
+  const parts = await maskToPolygons(mask, size.w, size.h, LabelingLimits.polygonPointsMax);
+  if (parts.length === 0) return skip(out, entry, 'invalid');
+  const [first, ...more] = parts.map((points): Geometry => ({ kind: 'polygon', points }));
+  out.annotations.push({ entry, image, label, geometry: first!, ...(more.length ? { moreParts: more } : {}), converted: 'maskToPolygon' });
+}
+
+/**
+ * Label Studio's brush RLE, bits most significant first: 32 bits the count of RGBA values (width × height × 4),
+ * 5 bits the word size − 1, four 4-bit run-length widths − 1; then blocks of 1 bit (1: a run of one value, 0:
+ * literal values), 2 bits choosing the width, the length − 1 in that width, then the value(s). Returns the
+ * alpha channel as 0/1 per pixel, or null when the stream does not describe a w × h image.
+ */
+export async function decodeBrushRle(rle: ArrayLike<unknown>, w: number, h: number): Promise<Uint8Array | null> {
+  if (!Number.isInteger(w) || !Number.isInteger(h) || w * h > MASK_PIXELS_MAX) return null;
+  const bytes = new Uint8Array(rle.length);
+  for (let k = 0; k < rle.length; k++) {
+    const b = rle[k];
+    if (typeof b !== 'number' || !Number.isInteger(b) || b < 0 || b > 255) return null;
+    bytes[k] = b;
+  }
+  const total = bytes.length * 8;
+  let pos = 0;
+  const read = (bits: number): number => {
+    if (pos + bits > total) throw new RangeError('end of stream');
+    let v = 0;
+    for (let k = 0; k < bits; k++, pos++) v = v * 2 + ((bytes[pos >> 3]! >> (7 - (pos & 7))) & 1);
+    return v;
+  };
+  const mask = new Uint8Array(w * h);
+  try {
+    const num = read(32);
+    if (num !== w * h * 4) return null;
+    const word = read(5) + 1;
+    const widths = [read(4) + 1, read(4) + 1, read(4) + 1, read(4) + 1];
+    let i = 0;
+    let work = 0;
+    while (i < num) {
+      const run = read(1) === 1;
+      const j = Math.min(num, i + 1 + read(widths[read(2)]!));
+      if (run) {
+        if (read(word) > 0) for (let k = i + ((7 - (i % 4)) % 4); k < j; k += 4) mask[k >> 2] = 1;
+      } else for (let k = i; k < j; k++) if (read(word) > 0 && k % 4 === 3) mask[k >> 2] = 1;
+      work += j - i;
+      i = j;
+      if (work > 1 << 22) {
+        work = 0;
+        await breathe();
+      }
+    }
+  } catch {
+    return null;
+  }
+  return mask;
 }
 
 type Size = { w: number; h: number } | null;
