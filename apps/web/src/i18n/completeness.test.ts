@@ -21,6 +21,8 @@ function flatten(tree: unknown, prefix = ''): Map<string, unknown> {
 const resources = buildResources();
 const namespaces = [...new Set(LANGUAGES.flatMap((lang) => Object.keys(resources[lang] ?? {})))].sort();
 const placeholders = (text: string) => [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
+const PLURAL = /^(.+)_(zero|one|two|few|many|other)$/;
+const pluralForms = (lang: string) => new Intl.PluralRules(lang).resolvedOptions().pluralCategories as string[];
 
 describe('translations', () => {
   it('load every namespace, including the server errors', () => {
@@ -30,20 +32,23 @@ describe('translations', () => {
   it.each(namespaces)('namespace %s has every key, non-empty, in every language', (ns) => {
     const flat = Object.fromEntries(LANGUAGES.map((lang) => [lang, flatten(resources[lang]?.[ns])]));
     const allKeys = new Set(LANGUAGES.flatMap((lang) => [...flat[lang]!.keys()]));
+    // A plural (`key_one`, `key_other`…) has in each language exactly the forms its plural rules name: i18next
+    // picks one by `count` (English one/other, Russian one/few/many/other, Chinese other).
+    const base = (key: string) => PLURAL.exec(key)?.[1];
+    const keysOf = (lang: string) =>
+      new Set([...allKeys].flatMap((key) => (base(key) === undefined ? [key] : pluralForms(lang).map((c) => `${base(key)}_${c}`))));
     const problems: string[] = [];
-    for (const key of allKeys) {
-      for (const lang of LANGUAGES) {
+    for (const lang of LANGUAGES) {
+      const keys = keysOf(lang);
+      for (const key of keys) {
         const value = flat[lang]!.get(key);
         if (typeof value !== 'string' || value.trim() === '') problems.push(`${lang}:${ns}:${key}`);
-      }
-      const en = flat.en!.get(key);
-      if (typeof en !== 'string') continue;
-      for (const lang of LANGUAGES) {
-        const value = flat[lang]!.get(key);
-        if (typeof value === 'string' && placeholders(value).join() !== placeholders(en).join()) {
+        const en = flat.en!.get(base(key) === undefined ? key : `${base(key)}_other`);
+        if (typeof value === 'string' && typeof en === 'string' && placeholders(value).join() !== placeholders(en).join()) {
           problems.push(`${lang}:${ns}:${key} placeholders differ from en`);
         }
       }
+      for (const key of flat[lang]!.keys()) if (!keys.has(key)) problems.push(`${lang}:${ns}:${key} is not a plural form of ${lang}`);
     }
     expect(problems).toEqual([]);
   });

@@ -25,6 +25,8 @@ export function ImportReport({ data }: Props) {
   const classification = data.format === 'folders' || data.format === 'list';
   // Files with left-out shapes open at once, so "see why below" has the why in sight (a few of them).
   const opened = rows.filter((f) => f.skipped.length > 0).slice(0, 5).map((f) => f.file);
+  // Each count of the summary is its own plural ("1 image", "2 images"; Russian one/few/many), worded for its place.
+  const part = (name: string, count: number) => t(`upload.report.parts.${name}`, { count });
 
   const download = () => {
     const csv = reportCsv(data, {
@@ -49,14 +51,24 @@ export function ImportReport({ data }: Props) {
         showIcon
         data-testid="upload-summary-annotations"
         data-state={state}
-        title={t(classification ? 'upload.report.summaryClasses' : 'upload.report.summary', {
-          format: t(`formats.${data.format}`),
-          annotations: totals.annotations,
-          files: totals.files,
-          images: totals.images,
-          added: totals.imagesAdded,
-          skipped: totals.skipped,
-        })}
+        title={
+          classification
+            ? t('upload.report.summaryClasses', {
+                format: t(`formats.${data.format}`),
+                classified: part('classified', totals.annotations),
+                files: part('files', totals.files),
+                added: part('added', totals.imagesAdded),
+                leftOut: part('leftOut', totals.skipped),
+              })
+            : t('upload.report.summary', {
+                format: t(`formats.${data.format}`),
+                annotations: part('annotations', totals.annotations),
+                images: part('images', totals.images),
+                files: part('files', totals.files),
+                added: part('added', totals.imagesAdded),
+                skipped: part('skipped', totals.skipped),
+              })
+        }
         description={
           <>
             {totals.skipped > 0 && (

@@ -36,10 +36,10 @@ const IMPORT: AnnotationImportData = {
       format: 'labelme',
       taken: 3,
       skipped: [
-        { reason: 'point', count: 1, message: '1 point shapes: points are not a shape Loupe trains on' },
-        { reason: 'line', count: 2, message: '2 lines (line, polyline, linestrip): lines are not a shape Loupe trains on' },
+        { reason: 'point', count: 1, message: '1 point shape: points are not a shape Loupe trains on' },
+        { reason: 'line', count: 2, message: '2 lines (line, polyline or linestrip): lines are not a shape Loupe trains on' },
       ],
-      converted: [{ reason: 'circleToPolygon', count: 1, message: '1 circles or ellipses stored as polygons' }],
+      converted: [{ reason: 'circleToPolygon', count: 1, message: '1 circle or ellipse stored as a polygon' }],
     },
   ],
 };
@@ -104,9 +104,9 @@ describe('import report', () => {
       ['File', 'Format', 'Taken', 'Skipped', 'Converted', 'Kind', 'Reason', 'Count', 'Message'],
       ['a.json', 'labelme', '4', '0', '0', '', '', '', ''],
       ['b, "final".json', 'labelme', '3', '3', '1', '', '', '', ''],
-      ['b, "final".json', 'labelme', '', '', '', 'skipped', 'point', '1', '1 point shapes: points are not a shape Loupe trains on'],
-      ['b, "final".json', 'labelme', '', '', '', 'skipped', 'line', '2', '2 lines (line, polyline, linestrip): lines are not a shape Loupe trains on'],
-      ['b, "final".json', 'labelme', '', '', '', 'converted', 'circleToPolygon', '1', '1 circles or ellipses stored as polygons'],
+      ['b, "final".json', 'labelme', '', '', '', 'skipped', 'point', '1', '1 point shape: points are not a shape Loupe trains on'],
+      ['b, "final".json', 'labelme', '', '', '', 'skipped', 'line', '2', '2 lines (line, polyline or linestrip): lines are not a shape Loupe trains on'],
+      ['b, "final".json', 'labelme', '', '', '', 'converted', 'circleToPolygon', '1', '1 circle or ellipse stored as a polygon'],
       ['lost/c.json', '', '', '', '', 'refused', '30040', '', 'No uploaded image matches "c.jpg".'],
     ]);
   });

@@ -6,7 +6,7 @@ import { useProject } from '@/stores/project';
 import { FakeXhr } from '../test/fakeXhr';
 import { UploadWizard } from './UploadWizard';
 
-const POINT = '1 point shapes: points are not a shape Loupe trains on';
+const POINT = '1 point shape: points are not a shape Loupe trains on';
 
 /** A Roboflow-style LabelMe export: two images carried in the ZIP, 3 boxes taken, a point left out. */
 const WITH_SKIPS: AnnotationImportData = {
@@ -83,8 +83,8 @@ describe('labelled dataset ZIP', () => {
     expect(summary.textContent).toContain('Imported: 3 annotations, 2 new images');
     const line = screen.getByTestId('upload-summary-annotations');
     expect(line.getAttribute('data-state')).toBe('warning');
-    expect(line.textContent).toContain('LabelMe (JSON): 3 annotations on 2 images imported from 2 files; 2 images added, 1 shapes skipped.');
-    expect(screen.getByTestId('import-report-skipped').textContent).toBe('1 shapes were not imported: see why below.');
+    expect(line.textContent).toContain('LabelMe (JSON): 3 annotations on 2 images imported from 2 files; 2 images added, 1 shape skipped.');
+    expect(screen.getByTestId('import-report-skipped').textContent).toBe('1 shape was not imported: see why below.');
     expect(line.textContent).toContain('New labels: dent, scratch');
 
     // The file that lost a shape is open at once, its reason in the warning colour; the clean one has none to open.
@@ -141,10 +141,10 @@ describe('labelled dataset ZIP', () => {
       skipped: 1,
       labelsCreated: ['cat', 'dog'],
       results: [],
-      report: [{ file: 'train/', format: 'folders', taken: 4, skipped: [{ reason: 'nested', count: 1, message: '1 images in folders nested too deep' }], converted: [] }],
+      report: [{ file: 'train/', format: 'folders', taken: 4, skipped: [{ reason: 'nested', count: 1, message: '1 image in a folder nested too deep' }], converted: [] }],
     });
-    expect(screen.getByTestId('upload-summary-annotations').textContent).toContain('Class folders: 4 images classified from 1 files; 3 images added, 1 left out.');
-    expect(screen.getByTestId('import-report-skipped').textContent).toBe('1 images or entries were not imported: see why below.');
+    expect(screen.getByTestId('upload-summary-annotations').textContent).toContain('Class folders: 4 images classified from 1 file; 3 images added, 1 left out.');
+    expect(screen.getByTestId('import-report-skipped').textContent).toBe('1 image or entry was not imported: see why below.');
     expect(screen.getByTestId('upload-summary').getAttribute('data-status')).toBe('warning');
   });
 
