@@ -232,7 +232,7 @@ test('a labelled LabelMe ZIP imported straight from the wizard: its images added
   try {
     // Two images with 2 and 1 boxes (boxesOf 0 and 1), and one point shape that Loupe has no geometry for.
     const images = [0, 1].map((i) => ({ name: `labelled-${i}.jpg`, boxes: boxesOf(i) }));
-    const point = 'point shapes: points are not a shape Loupe trains on';
+    const point = 'point shape: points are not a shape Loupe trains on';
     const zip = path.join(dir, 'labelme-dataset.zip');
     const entries = [];
     for (const [i, img] of images.entries()) {
@@ -258,8 +258,8 @@ test('a labelled LabelMe ZIP imported straight from the wizard: its images added
     await expect(summary).toHaveAttribute('data-status', 'warning');
     const line = page.getByTestId('upload-summary-annotations');
     await expect(line).toContainText('3 annotations on 2 images imported from 2 files');
-    await expect(line).toContainText('2 images added, 1 shapes skipped');
-    await expect(page.getByTestId('import-report-skipped')).toHaveText('1 shapes were not imported: see why below.');
+    await expect(line).toContainText('2 images added, 1 shape skipped');
+    await expect(page.getByTestId('import-report-skipped')).toHaveText('1 shape was not imported: see why below.');
     await expect(page.getByTestId('import-report-reasons')).toContainText(`1 ${point}`);
     await snap(page, testInfo, 'labelled-zip-report');
 
