@@ -203,6 +203,7 @@ describe('Label Studio JSON', () => {
         transcription: [{ ...r, text: ['42,00'], ...size }],
         poly: [{ points: [[0, 0], [10, 0], [10, 10]], polygonlabels: ['Logo'], ...size }],
         kind: { choices: ['invoice', 'paid'] },
+        stain: [{ format: 'rle', rle: [1, 2, 3], brushlabels: ['Stain'], ...size }, { format: 'rle', rle: [4, 5, 6], brushlabels: ['Stain'], ...size }],
         annotator: 1,
         annotation_id: 9,
         created_at: '2024-05-02T09:14:51.391524Z',
@@ -217,7 +218,8 @@ describe('Label Studio JSON', () => {
       ['bill.jpg', 'Logo', { kind: 'polygon', points: [[0, 0], [80, 0], [80, 60]] }],
     ]);
     expect(out.classes.map((c) => c.label)).toEqual(['invoice', 'paid']);
-    expect(out.problems).toEqual([]);
+    // two brushes (no geometry to join them by) stay two regions
+    expect(fields(out)).toEqual(['[0].stain[0].rle rle', '[0].stain[1].rle rle']);
     expect(isLabelStudio([{ image: '/data/upload/1/aa-1.jpg', id: 1, choice: 'cat', annotator: 1 }])).toBe(false);
     expect(isLabelStudio([{ image: 'a.jpg', sentiment: { choices: ['a', 'b'] } }])).toBe(false);
   });

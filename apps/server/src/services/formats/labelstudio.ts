@@ -74,7 +74,7 @@ export async function parseLabelStudio(entry: string, json: unknown, out: Parsed
       badField(out, entry, place, 'list');
       continue;
     }
-    await regions(entry, image, result, (i) => `${place}[${i}]`, out);
+    await regions(entry, image, result, (i) => `${place}[${i}]`, false, out);
   }
 }
 
@@ -96,25 +96,27 @@ async function minRecord(entry: string, rec: Record<string, unknown>, at: string
       places.push(`${at}.${name}[${k}]`);
       const type = ['rectanglelabels', 'polygonlabels', 'ellipselabels', 'keypointlabels', 'brushlabels', 'labels', 'choices'].find((k) => k in r) ?? ('text' in r ? 'textarea' : 'points' in r ? 'polygon' : 'radiusX' in r ? 'ellipse' : 'x' in r && 'width' in r ? 'rectangle' : 'x' in r ? 'keypoint' : 'rle' in r ? 'brush' : '');
       // No ids in JSON-MIN: the results of one region carry the same geometry, which stands for the id.
-      const id = hasGeometry(r) ? JSON.stringify([r.x, r.y, r.width, r.height, r.radiusX, r.radiusY, r.rotation ?? 0, r.points]) : undefined;
+      const id = 'x' in r || 'points' in r ? JSON.stringify([r.x, r.y, r.width, r.height, r.radiusX, r.radiusY, r.rotation ?? 0, r.points]) : undefined;
       results.push({ type, value: r, original_width: r.original_width, original_height: r.original_height, ...(id ? { id } : {}) });
     }
   }
-  await regions(entry, image, results, (i) => places[i]!, out);
+  await regions(entry, image, results, (i) => places[i]!, true, out);
 }
 
 interface Region {
-  geo?: { type: string; r: Result; at: string };
+  /** `at`: the result's place; `vat`: its value's (JSON-MIN records hold the value's fields themselves). */
+  geo?: { type: string; r: Result; at: string; vat: string };
   labels: string[];
   text: string[];
   at: string;
 }
 
-async function regions(entry: string, image: string, results: unknown[], placeOf: (i: number) => string, out: Parsed): Promise<void> {
+async function regions(entry: string, image: string, results: unknown[], placeOf: (i: number) => string, min: boolean, out: Parsed): Promise<void> {
   const byId = new Map<string, Region>();
   const loose: { r: Result; type: string; at: string }[] = [];
   for (const [i, r] of results.entries()) {
     const at = placeOf(i);
+    const vat = min ? at : `${at}.value`;
     if (!isObject(r)) {
       badField(out, entry, at, 'object');
       continue;
@@ -139,7 +141,7 @@ async function regions(entry: string, image: string, results: unknown[], placeOf
     if (labelKey) {
       const names = r.value[labelKey];
       if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) {
-        badField(out, entry, `${at}.value.${labelKey}`, 'list');
+        badField(out, entry, `${vat}.${labelKey}`, 'list');
         byId.delete(id);
         continue;
       }
@@ -150,8 +152,8 @@ async function regions(entry: string, image: string, results: unknown[], placeOf
       const lines = typeof text === 'string' ? [text] : Array.isArray(text) ? text.filter((s): s is string => typeof s === 'string') : [];
       region.text.push(...lines);
     }
-    if (regionType(type) && !region.geo) region.geo = { type: regionType(type)!, r, at };
-    else if (type === 'labels' && !region.geo && hasGeometry(r.value)) region.geo = { type: 'x' in r.value && 'width' in r.value ? 'rectangle' : 'points' in r.value ? 'polygon' : 'ellipse', r, at };
+    if (regionType(type) && !region.geo) region.geo = { type: regionType(type)!, r, at, vat };
+    else if (type === 'labels' && !region.geo && hasGeometry(r.value)) region.geo = { type: 'x' in r.value && 'width' in r.value ? 'rectangle' : 'points' in r.value ? 'polygon' : 'ellipse', r, at, vat };
     if (!regionType(type) && !['labels', 'textarea', 'choices'].includes(type)) loose.push({ r, type, at });
     if (type === 'choices') loose.push({ r, type, at });
   }
@@ -170,7 +172,7 @@ async function regions(entry: string, image: string, results: unknown[], placeOf
 }
 
 async function shape(entry: string, image: string, region: Region, out: Parsed): Promise<void> {
-  const { type, r, at } = region.geo!;
+  const { type, r, at, vat } = region.geo!;
   if (type === 'keypoint') return skip(out, entry, 'point');
   if (type === 'polyline') return skip(out, entry, 'line');
   const label = region.labels[0];
@@ -179,12 +181,12 @@ async function shape(entry: string, image: string, region: Region, out: Parsed):
   if (region.labels.length > 1) skip(out, entry, 'extraClass', undefined, region.labels.length - 1);
   const size = sizeOf(r);
   if (size === 'bad') return badField(out, entry, `${at}.original_width`, 'positiveSize');
-  if (type === 'brush') return brush(entry, image, label, r.value as Result, size, at, out);
+  if (type === 'brush') return brush(entry, image, label, r.value as Result, size, at, vat, out);
   const v = r.value as Result;
   const made = type === 'rectangle' ? rectangle(v, size) : type === 'polygon' ? polygon(v, size) : ellipse(v, size);
   if (made === 'invalid') return skip(out, entry, 'invalid');
   if (made === 'tooMany') return tooManyPoints(out, entry, LabelingLimits.polygonPointsMax);
-  if ('field' in made) return badField(out, entry, made.field === 'size' ? `${at}.original_width` : `${at}.value.${made.field}`, made.field === 'size' ? 'positiveSize' : made.field.startsWith('points') ? 'points' : 'number');
+  if ('field' in made) return badField(out, entry, made.field === 'size' ? `${at}.original_width` : `${vat}.${made.field}`, made.field === 'size' ? 'positiveSize' : made.field.startsWith('points') ? 'points' : 'number');
   const text = region.text.map((s) => s.trim()).filter(Boolean).join(' ');
   if (text) made.geometry.text = text.slice(0, 1000);
   const a: ParsedAnnotation = { entry, image, label, geometry: made.geometry };
@@ -197,11 +199,11 @@ async function shape(entry: string, image: string, region: Region, out: Parsed):
  * A brush region: Label Studio's RLE (label-studio-converter brush.py) of the RGBA pixels at the original size,
  * painted where alpha > 0, traced into one polygon per island. Other brush formats are skipped by kind.
  */
-async function brush(entry: string, image: string, label: string, v: Result, size: Size, at: string, out: Parsed): Promise<void> {
+async function brush(entry: string, image: string, label: string, v: Result, size: Size, at: string, vat: string, out: Parsed): Promise<void> {
   if (v.format !== undefined && v.format !== 'rle') return skip(out, entry, 'unsupportedShape', { kind: 'brush' });
   if (!size) return badField(out, entry, `${at}.original_width`, 'positiveSize');
   const mask = isList(v.rle) ? await decodeBrushRle(v.rle, size.w, size.h) : null;
-  if (!mask) return badField(out, entry, `${at}.value.rle`, 'rle');
+  if (!mask) return badField(out, entry, `${vat}.rle`, 'rle');
   const parts = await maskToPolygons(mask, size.w, size.h, LabelingLimits.polygonPointsMax);
   if (parts.length === 0) return skip(out, entry, 'invalid');
   const [first, ...more] = parts.map((points): Geometry => ({ kind: 'polygon', points }));
@@ -381,7 +383,7 @@ export const labelStudioWriter: Writer = {
           const [tl] = (toExportable(g) as { points: Pt[] }).points;
           value = { x: pc(tl![0] * sx), y: pc(tl![1] * sy), width: pc(g.w * sx), height: pc(g.h * sy), rotation: pc((((g.angle % 360) + 360) % 360)) };
         }
-        const region = { ...common, from_name: 'label', type, value: { ...value, [type]: [a.label] } };
+        const region = { ...common, from_name: type === 'polygonlabels' ? 'polygon' : 'label', type, value: { ...value, [type]: [a.label] } };
         if (g.text === undefined) return [region];
         return [region, { ...common, from_name: 'transcription', type: 'textarea', value: { ...value, text: [g.text] } }];
       });
