@@ -131,7 +131,7 @@ describe('upload wizard', () => {
         results: [{ name: 'b.png', status: 'refused', message: 'No uploaded image matches "b.png".' }],
       }),
     );
-    expect((await screen.findByTestId('upload-summary-annotations')).textContent).toContain('2 annotations on 1 images');
+    expect((await screen.findByTestId('upload-summary-annotations')).textContent).toContain('2 annotations on 1 image imported');
     expect(screen.getByTestId('upload-summary').textContent).toContain('No uploaded image matches "b.png".');
   });
 
