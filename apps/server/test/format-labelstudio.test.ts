@@ -201,7 +201,8 @@ describe('Label Studio JSON', () => {
         bbox: [{ ...r, ...size }],
         label: [{ ...r, labels: ['Amount'], ...size }, { x: 50, y: 50, width: 10, height: 10, rotation: 0, labels: ['Date'], ...size }],
         transcription: [{ ...r, text: ['42,00'], ...size }],
-        poly: [{ points: [[0, 0], [10, 0], [10, 10]], polygonlabels: ['Logo'], ...size }],
+        poly: { points: [[0, 0], [10, 0], [10, 10]], polygonlabels: ['Logo'], ...size },
+        tags: [{ note: 'not a region' }],
         kind: { choices: ['invoice', 'paid'] },
         stain: [{ format: 'rle', rle: [1, 2, 3], brushlabels: ['Stain'], ...size }, { format: 'rle', rle: [4, 5, 6], brushlabels: ['Stain'], ...size }],
         annotator: 1,
@@ -220,6 +221,7 @@ describe('Label Studio JSON', () => {
     expect(out.classes.map((c) => c.label)).toEqual(['invoice', 'paid']);
     // two brushes (no geometry to join them by) stay two regions
     expect(fields(out)).toEqual(['[0].stain[0].rle rle', '[0].stain[1].rle rle']);
+    expect(out.skips).toEqual([]);
     expect(isLabelStudio([{ image: '/data/upload/1/aa-1.jpg', id: 1, choice: 'cat', annotator: 1 }])).toBe(false);
     expect(isLabelStudio([{ image: 'a.jpg', sentiment: { choices: ['a', 'b'] } }])).toBe(false);
   });

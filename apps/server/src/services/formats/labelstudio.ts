@@ -23,7 +23,9 @@ const hasGeometry = (v: unknown): v is Record<string, unknown> => isObject(v) &&
 
 const isTask = (v: unknown) => isObject(v) && isObject(v.data) && ('annotations' in v || 'predictions' in v || 'completions' in v) && !('images' in v) && !('shapes' in v);
 /** A JSON-MIN record with at least one list of regions (a record of choices only is classes.ts' class list). */
-const isMinRecord = (v: unknown) => isObject(v) && !isObject(v.data) && Object.values(v).some((x) => Array.isArray(x) && x.length > 0 && x.every(hasGeometry));
+const isMinRecord = (v: unknown) => isObject(v) && !isObject(v.data) && Object.values(v).some((x) => regionList(x) !== null);
+/** A JSON-MIN control's regions: a list of region values (a lone one, written bare, counts as a list of one). */
+const regionList = (v: unknown): Record<string, unknown>[] | null => (Array.isArray(v) && v.length > 0 && v.every(hasGeometry) ? v : hasGeometry(v) ? [v] : null);
 
 export function isLabelStudio(json: unknown): boolean {
   if (isTask(json)) return true;
@@ -91,9 +93,10 @@ async function minRecord(entry: string, rec: Record<string, unknown>, at: string
       results.push({ type: 'choices', value: v });
       places.push(`${at}.${name}`);
     }
-    if (!Array.isArray(v) || !v.every(isObject)) continue;
-    for (const [k, r] of v.entries()) {
-      places.push(`${at}.${name}[${k}]`);
+    const list = regionList(v);
+    if (!list) continue;
+    for (const [k, r] of list.entries()) {
+      places.push(Array.isArray(v) ? `${at}.${name}[${k}]` : `${at}.${name}`);
       const type = ['rectanglelabels', 'polygonlabels', 'ellipselabels', 'keypointlabels', 'brushlabels', 'labels', 'choices'].find((k) => k in r) ?? ('text' in r ? 'textarea' : 'points' in r ? 'polygon' : 'radiusX' in r ? 'ellipse' : 'x' in r && 'width' in r ? 'rectangle' : 'x' in r ? 'keypoint' : 'rle' in r ? 'brush' : '');
       // No ids in JSON-MIN: the results of one region carry the same geometry, which stands for the id.
       const id = 'x' in r || 'points' in r ? JSON.stringify([r.x, r.y, r.width, r.height, r.radiusX, r.radiusY, r.rotation ?? 0, r.points]) : undefined;
