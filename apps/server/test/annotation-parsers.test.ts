@@ -132,7 +132,8 @@ describe('malformed annotation files are refused by name, never with a 500', () 
   it('refuses more shapes on one image than the studio allows, leaving its annotations as they were', async () => {
     const before = await importZip([{ path: 'a.json', data: labelme([{ label: 'keep', shape_type: 'rectangle', points: [[1, 2], [30, 40]] }]) }]);
     expect(before.code).toBe(0);
-    const many = Array.from({ length: LabelingLimits.shapesPerImageMax + 1 }, () => ({ label: 'x', shape_type: 'rectangle', points: [[1, 2], [30, 40]] }));
+    // Distinct shapes: the same shape twice on one image is stored once (issue 33).
+    const many = Array.from({ length: LabelingLimits.shapesPerImageMax + 1 }, (_, i) => ({ label: 'x', shape_type: 'rectangle', points: [[1 + i / 1000, 2], [30, 40]] }));
     const r = await importZip([{ path: 'a.json', data: labelme(many) }]);
     expect(r.status).toBe(400);
     const results = (r.data as unknown as { results: AnnotationImportData['results'] }).results;

@@ -264,6 +264,32 @@ describe('a ZIP that carries its images (Roboflow, CVAT, Ultralytics exports)', 
     expect(again.data).toMatchObject({ imagesAdded: 0, imagesMatched: 3, annotations: 3 });
   });
 
+  it('takes one image for the same bytes under two names, with both names\' shapes stored once each', async () => {
+    const m = await newModel(t.app, token, 'DETECTION');
+    const bytes = await draw('jpeg', 240, 160, 4242);
+    const coco = {
+      images: [
+        { id: 1, file_name: 'a.jpg' },
+        { id: 2, file_name: 'b.jpg' },
+      ],
+      categories: [{ id: 1, name: 'pit' }],
+      annotations: [
+        { id: 1, image_id: 1, category_id: 1, bbox: [10, 10, 20, 20] },
+        { id: 2, image_id: 2, category_id: 1, bbox: [10, 10, 20, 20] },
+        { id: 3, image_id: 2, category_id: 1, bbox: [100, 50, 30, 30] },
+      ],
+    };
+    const r = await importZip(m, [
+      { path: 'a.jpg', data: bytes },
+      { path: 'b.jpg', data: bytes },
+      { path: 'instances.json', data: JSON.stringify(coco) },
+    ]);
+    expect(r.code, r.message).toBe(0);
+    expect(r.data).toMatchObject({ imagesAdded: 1, annotations: 2, skipped: 1 });
+    expect(r.data.results.map((x) => [x.name, x.message])).toEqual([['b.jpg', 'This image is already in the model.']]);
+    expect(r.data.report[0]!.skipped.map((x) => x.message)).toEqual(['1 shape identical to another on the same image (a file, or an image, twice in the ZIP): stored once']);
+  });
+
   it('stores nothing when nothing in it is usable', async () => {
     const m = await newModel(t.app, token, 'DETECTION');
     const r = await importZip(m, [{ path: 'broken.jpg', data: 'not an image' }, { path: 'a.json', data: '{"shapes": [' }]);

@@ -84,10 +84,11 @@ export type ImageTestState = (typeof ImageTestStates)[number];
 /**
  * Annotation formats read and written (issue 33). `yolo` covers Ultralytics' detection, segmentation and OBB
  * label lines (a rotated box is written as an OBB line); `dota` is DOTA v1 text (8 corners, class,
- * difficulty); `cvat` is "CVAT for images" XML 1.1. Rotated boxes travel as rotated boxes wherever the format
+ * difficulty); `cvat` is "CVAT for images" XML 1.1; `labelstudio` is Label Studio's JSON export (tasks with
+ * their results, in percent); `datumaro` is Datumaro's JSON (CVAT's and OpenVINO's dataset format). Rotated boxes travel as rotated boxes wherever the format
  * has them (YOLO OBB lines, DOTA, CVAT `rotation`, LabelMe `rotation`, VOC `robndbox`, COCO's `rbox` extension).
  */
-export const ExportFormats = ['coco', 'voc', 'yolo', 'labelme', 'dota', 'cvat'] as const;
+export const ExportFormats = ['coco', 'voc', 'yolo', 'labelme', 'dota', 'cvat', 'labelstudio', 'datumaro'] as const;
 export type ExportFormat = (typeof ExportFormats)[number];
 /**
  * The formats a model type's export offers: those that hold its shapes without loss. DOTA has only
@@ -96,8 +97,8 @@ export type ExportFormat = (typeof ExportFormats)[number];
  */
 export function exportFormatsFor(type: ModelType | undefined): readonly ExportFormat[] {
   if (type === 'DETECTION') return ExportFormats;
-  if (type === 'OCR') return ['coco', 'voc', 'labelme', 'cvat'];
-  return ['coco', 'voc', 'yolo', 'labelme', 'cvat'];
+  if (type === 'OCR') return ['coco', 'voc', 'labelme', 'cvat', 'labelstudio', 'datumaro'];
+  return ['coco', 'voc', 'yolo', 'labelme', 'cvat', 'labelstudio', 'datumaro'];
 }
 
 /** What an annotation ZIP turned out to be; `folders` and `list` are classification imports (class folders, a CSV/JSON list). */

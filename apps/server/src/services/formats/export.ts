@@ -6,8 +6,10 @@ import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 import { cocoWriter } from './coco.js';
 import { cvatWriter } from './cvat.js';
+import { datumaroWriter } from './datumaro.js';
 import { dotaWriter } from './dota.js';
 import { labelMeWriter } from './labelme.js';
+import { labelStudioWriter } from './labelstudio.js';
 import { vocWriter } from './voc.js';
 import { yoloWriter } from './yolo.js';
 import { stemOf, type ExportImage, type Writer } from './types.js';
@@ -17,7 +19,7 @@ import { stemOf, type ExportImage, type Writer } from './types.js';
  * The web offers a model type the formats that hold its shapes without loss (contracts exportFormatsFor);
  * the others still export what they can (DOTA writes a polygon as its smallest rotated box).
  */
-const writers: Record<ExportFormat, Writer> = { coco: cocoWriter, voc: vocWriter, yolo: yoloWriter, labelme: labelMeWriter, dota: dotaWriter, cvat: cvatWriter };
+const writers: Record<ExportFormat, Writer> = { coco: cocoWriter, voc: vocWriter, yolo: yoloWriter, labelme: labelMeWriter, dota: dotaWriter, cvat: cvatWriter, labelstudio: labelStudioWriter, datumaro: datumaroWriter };
 
 /** One file name per image inside the ZIP; two images with the same stem would overwrite each other's labels. */
 function uniqueFile(name: string, id: number, stems: Set<string>): string {

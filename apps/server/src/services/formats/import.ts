@@ -28,13 +28,16 @@ import { parseJson, parseXml } from '../gallery/workers.js';
 import { readZip, type ZipText } from './zip-read.js';
 import { isCoco, parseCoco } from './coco.js';
 import { isCvat, parseCvat } from './cvat.js';
+import { isDatumaro, parseDatumaro } from './datumaro.js';
 import { isDota, parseDota } from './dota.js';
 import { isLabelMe, parseLabelMe } from './labelme.js';
+import { isLabelStudio, parseLabelStudio } from './labelstudio.js';
 import { hasDoctype, isVoc, parseVoc } from './voc.js';
 import { findClassList, isYoloLabelFile, parseYolo } from './yolo.js';
 import { classFromPath, isClassList, parseClassList } from './classes.js';
 import { adaptToModel, fitShape, KINDS_BY_TYPE, scaleGeometry } from './adapt.js';
 import { ImageMatcher, refKey } from './matching.js';
+import { canonical } from '../labeling/geometry.js';
 import { PROBLEMS_SHOWN, refused, Report, reportProblems } from './report.js';
 import { baseName, breathe, emptyParsed, type Parsed } from './types.js';
 
@@ -180,7 +183,10 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
     }
     const freshBySha = new Map<string, Fresh>();
     const addFresh = (path: string, outcome: Checked, aliases: string[] = []) => {
-      const fresh = freshBySha.get(outcome.file.sha) ?? { checked: outcome, name: cleanName(baseName(path)), split: splitOf(path) };
+      const known = freshBySha.get(outcome.file.sha);
+      // The same bytes twice in the ZIP under two names: one image, which both names' annotations describe.
+      if (known) refuse(path, 'duplicateImage');
+      const fresh = known ?? { checked: outcome, name: cleanName(baseName(path)), split: splitOf(path) };
       freshBySha.set(outcome.file.sha, fresh);
       matcher.add(targets.ofFresh(fresh), path, aliases);
     };
@@ -237,13 +243,15 @@ async function readXml(e: ZipText, parsed: Parsed): Promise<void> {
   else await parseVoc(e.path, xml.doc, parsed);
 }
 
-/** COCO, LabelMe, or (classification) a JSON class list; any other JSON is not an annotation file. */
+/** COCO, LabelMe, Datumaro, Label Studio, or (classification) a JSON class list; other JSON is not an annotation file. */
 async function readJson(e: ZipText, parsed: Parsed, classification: boolean, deferred: ZipText[]): Promise<void> {
   const result = await parseJson(e.data, Limits.annotationMaxDepth).catch(() => ({ error: 'invalid' as const }));
   if ('error' in result) return unreadable(e.path, result.error, parsed);
   const json = result.doc;
   if (isCoco(json)) await parseCoco(e.path, json, parsed);
   else if (isLabelMe(json)) await parseLabelMe(e.path, json, parsed);
+  else if (isDatumaro(json)) await parseDatumaro(e.path, json, parsed);
+  else if (isLabelStudio(json)) await parseLabelStudio(e.path, json, parsed);
   else if (classification) deferred.push(e);
 }
 
@@ -295,6 +303,8 @@ async function storeShapes({ deps, model, lang, parsed, matcher, fresh, results 
     if (r && 'targets' in r) for (const t of r.targets) if (!sets.has(t)) sets.set(t, []);
   }
   for (const c of parsed.classes) report.skip(c.entry, 'tag');
+  // An image's shapes once: the same shape twice (one file listed twice, one image under two names) is one.
+  const seenShapes = new Map<Target, Set<string>>();
   for (const [i, a] of parsed.annotations.entries()) {
     if (i % 1000 === 0) await breathe();
     const r = matcher.resolve(a.image);
@@ -325,6 +335,14 @@ async function storeShapes({ deps, model, lang, parsed, matcher, fresh, results 
         }
         clamped ||= fit.clamped;
         if (!sets.has(t)) sets.set(t, []);
+        const key = canonical({ l: a.label.trim().toLowerCase(), g: fit.ok });
+        const seen = seenShapes.get(t) ?? new Set<string>();
+        seenShapes.set(t, seen);
+        if (seen.has(key)) {
+          report.skip(a.entry, 'duplicateShape');
+          continue;
+        }
+        seen.add(key);
         sets.get(t)!.push({ entry: a.entry, label: a.label, geometry: fit.ok });
         report.taken(a.entry);
       }

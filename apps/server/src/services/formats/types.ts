@@ -23,6 +23,7 @@ export type SkipReason =
   | 'tooSmall' // under the model's minimum annotation area: vars.minArea
   | 'tooManyPoints' // vars.max
   | 'tooManyShapes' // the image would hold more than the labeling limit: vars.max
+  | 'duplicateShape' // the same label and geometry twice on one image (a file or an image in the ZIP twice)
   | 'labelFailed' // the label could not be created: vars.label, vars.reason
   | 'extraClass' // a single-label classification image given several classes: the first is kept
   | 'noClass' // classification: an image the ZIP carries with no class (added unclassified)

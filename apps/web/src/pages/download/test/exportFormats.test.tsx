@@ -23,13 +23,13 @@ const offered = () => screen.queryAllByTestId(/^export-format-/).map((e) => e.ge
 describe('dataset export formats', () => {
   it('offers each model type the formats that hold its shapes', () => {
     open('DETECTION');
-    expect(offered()).toEqual(['coco', 'voc', 'yolo', 'labelme', 'dota', 'cvat']);
+    expect(offered()).toEqual(['coco', 'voc', 'yolo', 'labelme', 'dota', 'cvat', 'labelstudio', 'datumaro']);
     cleanup();
     open('OCR');
-    expect(offered()).toEqual(['coco', 'voc', 'labelme', 'cvat']);
+    expect(offered()).toEqual(['coco', 'voc', 'labelme', 'cvat', 'labelstudio', 'datumaro']);
     cleanup();
     open('SEGMENTATION');
-    expect(offered()).toEqual(['coco', 'voc', 'yolo', 'labelme', 'cvat']);
+    expect(offered()).toEqual(['coco', 'voc', 'yolo', 'labelme', 'cvat', 'labelstudio', 'datumaro']);
     // Ant Design puts the test id on the radio's input itself.
     const labelme = screen.getByTestId('export-format-labelme');
     expect((labelme.tagName === 'INPUT' ? labelme : labelme.querySelector('input')!) as HTMLInputElement).toHaveProperty('checked', true);

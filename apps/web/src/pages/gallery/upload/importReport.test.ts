@@ -136,8 +136,8 @@ describe('wizard modes and formats', () => {
   });
 
   it('lists the formats each model type reads: DOTA for detection only, classes for classification', () => {
-    expect(annotationFormatsFor('DETECTION')).toEqual(['coco', 'voc', 'labelme', 'yolo', 'dota', 'cvat']);
-    for (const type of ['SEGMENTATION', 'MEASURE', 'OCR'] as const) expect(annotationFormatsFor(type)).toEqual(['coco', 'voc', 'labelme', 'yolo', 'cvat']);
+    expect(annotationFormatsFor('DETECTION')).toEqual(['coco', 'voc', 'labelme', 'yolo', 'dota', 'cvat', 'labelstudio', 'datumaro']);
+    for (const type of ['SEGMENTATION', 'MEASURE', 'OCR'] as const) expect(annotationFormatsFor(type)).toEqual(['coco', 'voc', 'labelme', 'yolo', 'cvat', 'labelstudio', 'datumaro']);
     expect(annotationFormatsFor('classification')).toEqual(['folders', 'list', 'cvatTags']);
   });
 

@@ -14,7 +14,7 @@ export function modesFor(type: ModelType | undefined): UploadMode[] {
 }
 
 /** What an annotation ZIP may hold, as the ZIP step names it (gallery `importFormats.*`). */
-export type ImportFormatName = 'coco' | 'voc' | 'labelme' | 'yolo' | 'dota' | 'cvat' | 'folders' | 'list' | 'cvatTags';
+export type ImportFormatName = 'coco' | 'voc' | 'labelme' | 'yolo' | 'dota' | 'cvat' | 'labelstudio' | 'datumaro' | 'folders' | 'list' | 'cvatTags';
 
 /**
  * The formats a model type's import reads, for the ZIP step's hint. DOTA holds only four-corner boxes, so it
@@ -23,8 +23,8 @@ export type ImportFormatName = 'coco' | 'voc' | 'labelme' | 'yolo' | 'dota' | 'c
  */
 export function annotationFormatsFor(type: ModelType | undefined): ImportFormatName[] {
   if (type === 'classification') return ['folders', 'list', 'cvatTags'];
-  if (type === 'DETECTION') return ['coco', 'voc', 'labelme', 'yolo', 'dota', 'cvat'];
-  return ['coco', 'voc', 'labelme', 'yolo', 'cvat'];
+  if (type === 'DETECTION') return ['coco', 'voc', 'labelme', 'yolo', 'dota', 'cvat', 'labelstudio', 'datumaro'];
+  return ['coco', 'voc', 'labelme', 'yolo', 'cvat', 'labelstudio', 'datumaro'];
 }
 
 export const IMAGE_RULES: PrecheckRules = {
