@@ -203,6 +203,7 @@ describe('Label Studio JSON', () => {
         transcription: [{ ...r, text: ['42,00'], ...size }],
         poly: { points: [[0, 0], [10, 0], [10, 10]], polygonlabels: ['Logo'], ...size },
         tags: [{ note: 'not a region' }],
+        eye: [{ x: 5, y: 5, width: 0.4, ...size }, { x: 6, y: 5, width: 0.4, keypointlabels: ['Eye'], ...size }],
         kind: { choices: ['invoice', 'paid'] },
         stain: [{ format: 'rle', rle: [1, 2, 3], brushlabels: ['Stain'], ...size }, { format: 'rle', rle: [4, 5, 6], brushlabels: ['Stain'], ...size }],
         annotator: 1,
@@ -221,7 +222,7 @@ describe('Label Studio JSON', () => {
     expect(out.classes.map((c) => c.label)).toEqual(['invoice', 'paid']);
     // two brushes (no geometry to join them by) stay two regions
     expect(fields(out)).toEqual(['[0].stain[0].rle rle', '[0].stain[1].rle rle']);
-    expect(out.skips).toEqual([]);
+    expect(skips(out)).toEqual({ point: 2 });
     expect(isLabelStudio([{ image: '/data/upload/1/aa-1.jpg', id: 1, choice: 'cat', annotator: 1 }])).toBe(false);
     expect(isLabelStudio([{ image: 'a.jpg', sentiment: { choices: ['a', 'b'] } }])).toBe(false);
   });

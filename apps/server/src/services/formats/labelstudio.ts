@@ -19,7 +19,9 @@ const REGION_TYPES = ['rectangle', 'polygon', 'ellipse', 'keypoint', 'brush', 'p
 /** JSON-MIN records: fields Label Studio adds beside the task's data and the controls' results. */
 const MIN_META = new Set(['id', 'annotator', 'annotation_id', 'created_at', 'updated_at', 'lead_time']);
 const regionType = (type: string) => REGION_TYPES.find((t) => type === t || type === `${t}labels`);
-const hasGeometry = (v: unknown): v is Record<string, unknown> => isObject(v) && (('x' in v && 'width' in v) || ('x' in v && 'radiusX' in v) || 'points' in v || 'rle' in v);
+/** The region kind a value's own fields describe (a keypoint has x, y and a width, but no height). */
+const shapeOf = (v: Record<string, unknown>) => ('points' in v ? 'polygon' : 'radiusX' in v ? 'ellipse' : 'x' in v && 'height' in v ? 'rectangle' : 'x' in v ? 'keypoint' : 'brush');
+const hasGeometry = (v: unknown): v is Record<string, unknown> => isObject(v) && (('x' in v && 'y' in v) || 'points' in v || 'rle' in v);
 
 const isTask = (v: unknown) => isObject(v) && isObject(v.data) && ('annotations' in v || 'predictions' in v || 'completions' in v) && !('images' in v) && !('shapes' in v);
 /** A JSON-MIN record with at least one list of regions (a record of choices only is classes.ts' class list). */
@@ -97,7 +99,7 @@ async function minRecord(entry: string, rec: Record<string, unknown>, at: string
     if (!list) continue;
     for (const [k, r] of list.entries()) {
       places.push(Array.isArray(v) ? `${at}.${name}[${k}]` : `${at}.${name}`);
-      const type = ['rectanglelabels', 'polygonlabels', 'ellipselabels', 'keypointlabels', 'brushlabels', 'labels', 'choices'].find((k) => k in r) ?? ('text' in r ? 'textarea' : 'points' in r ? 'polygon' : 'radiusX' in r ? 'ellipse' : 'x' in r && 'width' in r ? 'rectangle' : 'x' in r ? 'keypoint' : 'rle' in r ? 'brush' : '');
+      const type = ['rectanglelabels', 'polygonlabels', 'ellipselabels', 'keypointlabels', 'brushlabels', 'labels', 'choices'].find((k) => k in r) ?? ('text' in r ? 'textarea' : shapeOf(r));
       // No ids in JSON-MIN: the results of one region carry the same geometry, which stands for the id.
       const id = 'x' in r || 'points' in r ? JSON.stringify([r.x, r.y, r.width, r.height, r.radiusX, r.radiusY, r.rotation ?? 0, r.points]) : undefined;
       results.push({ type, value: r, original_width: r.original_width, original_height: r.original_height, ...(id ? { id } : {}) });
@@ -156,7 +158,7 @@ async function regions(entry: string, image: string, results: unknown[], placeOf
       region.text.push(...lines);
     }
     if (regionType(type) && !region.geo) region.geo = { type: regionType(type)!, r, at, vat };
-    else if (type === 'labels' && !region.geo && hasGeometry(r.value)) region.geo = { type: 'x' in r.value && 'width' in r.value ? 'rectangle' : 'points' in r.value ? 'polygon' : 'ellipse', r, at, vat };
+    else if (type === 'labels' && !region.geo && hasGeometry(r.value)) region.geo = { type: shapeOf(r.value), r, at, vat };
     if (!regionType(type) && !['labels', 'textarea', 'choices'].includes(type)) loose.push({ r, type, at });
     if (type === 'choices') loose.push({ r, type, at });
   }
