@@ -174,6 +174,7 @@ describe('Label Studio JSON', () => {
           { from_id: 'k', to_id: 'e', type: 'relation', direction: 'right' },
           result('n', 'number', { number: 3 }, 'count', null),
           result('e', 'ellipselabels', { x: 50, y: 50, radiusX: 10, radiusY: 20, rotation: 0, ellipselabels: ['coin'] }),
+          result('e2', 'ellipselabels', { x: 20, y: 40, radiusX: 10, radiusY: 10, rotation: 90, ellipselabels: ['seed'] }),
           result('m', 'rectanglelabels', { x: 1, y: 1, width: 5, height: 5, rotation: 0, rectanglelabels: ['Car', 'Red', 'Parked'] }),
           result('e', 'choices', { x: 50, y: 50, radiusX: 10, radiusY: 20, rotation: 0, choices: ['shiny'] }, 'attr'),
         ]),
@@ -182,12 +183,17 @@ describe('Label Studio JSON', () => {
     expect(skips(out)).toEqual({ point: 1, 'unsupportedShape:relation': 1, 'unsupportedShape:number': 1, extraClass: 2 });
     expect(out.annotations.map((a) => [a.label, a.geometry.kind, a.converted])).toEqual([
       ['coin', 'polygon', 'circleToPolygon'],
+      ['seed', 'polygon', 'circleToPolygon'],
       ['Car', 'box', undefined],
     ]);
     const ring = (out.annotations[0]!.geometry as { points: Pt[] }).points;
     expect(ring.length).toBeGreaterThanOrEqual(32);
     // rx = 100 px, ry = 100 px on 1000 x 500: a circle of radius 100 about (500, 250)
     for (const [x, y] of ring) expect(Math.hypot(x - 500, y - 250)).toBeCloseTo(100, 6);
+    // 100 x 50 px radii about (200, 200), turned 90° clockwise: 50 px across, 100 px down
+    const seed = (out.annotations[1]!.geometry as { points: Pt[] }).points;
+    for (const [x, y] of seed) expect(((x - 200) / 50) ** 2 + ((y - 200) / 100) ** 2).toBeCloseTo(1, 9);
+    expect(Math.max(...seed.map((p) => p[1]))).toBeCloseTo(300, 6);
     expect(out.classes).toEqual([]);
   });
 
@@ -384,6 +390,8 @@ describe('Label Studio image references', () => {
     ['/data/upload/12/ab12cd34-my%20photo.JPG', 'my photo.JPG'],
     ['/data/local-files/?d=dir/a.jpg', 'dir/a.jpg'],
     ['/data/local-files/?d=my+data/%C3%A4.png', 'my data/ä.png'],
+    ['http://localhost:8080/data/local-files/?d=cam1%2Fb.jpg', 'cam1/b.jpg'],
+    ['https://cdn.example.com/img/c.jpg?d=2024-01-01', 'img/c.jpg'],
     ['http://localhost:8080/data/upload/5/deadbeef-x.png', 'x.png'],
     ['https://storage.googleapis.com/bucket/imgs/a.jpg?X-Goog-Signature=1', 'bucket/imgs/a.jpg'],
     ['s3://my-bucket/train/b.webp', 'train/b.webp'],

@@ -340,7 +340,7 @@ export function imageOf(data: Record<string, unknown>): string | null {
 
 export function imageName(raw: string): string | null {
   let s = raw.trim().replace(/\\/g, '/');
-  const local = /[?&]d=([^&#]*)/.exec(s);
+  const local = /^(?:[a-z]+:\/\/[^/]*)?(?:\/data\/local-files\/?)?\?(?:[^#]*&)?d=([^&#]*)/i.exec(s);
   if (local) s = local[1]!;
   else s = s.replace(/[?#].*$/, '');
   s = s.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, ''); // scheme and host (or S3/GCS bucket)
