@@ -362,6 +362,7 @@ describe('Label Studio brushes', () => {
     const mask = await decodeBrushRle(rle, w, h);
     expect(mask && [...mask].reduce((a, b) => a + b, 0)).toBe(29);
     expect(await decodeBrushRle(rle, 8, 10)).toEqual(expect.any(Uint8Array)); // same count of values: a 8 x 10 reading
+    expect(await decodeBrushRle(Float64Array.from(rle), w, h)).toEqual(mask); // long lists come from the parse worker so
     expect(await decodeBrushRle(rle, 10, 9)).toBeNull();
     expect(await decodeBrushRle(rle.slice(0, 20), w, h)).toBeNull();
     expect(await decodeBrushRle([...rle.slice(0, 5), 300], w, h)).toBeNull();
