@@ -180,7 +180,7 @@ describe('Label Studio JSON', () => {
         ]),
       ]),
     ]);
-    expect(skips(out)).toEqual({ point: 1, 'unsupportedShape:relation': 1, 'unsupportedShape:number': 1, extraClass: 2 });
+    expect(skips(out)).toEqual({ point: 1, 'unsupportedShape:relation': 1, 'unsupportedShape:number': 1, extraLabel: 2 });
     expect(out.annotations.map((a) => [a.label, a.geometry.kind, a.converted])).toEqual([
       ['coin', 'polygon', 'circleToPolygon'],
       ['seed', 'polygon', 'circleToPolygon'],

@@ -183,7 +183,7 @@ async function shape(entry: string, image: string, region: Region, out: Parsed):
   const label = region.labels[0];
   if (label === undefined || !label.trim()) return skip(out, entry, 'noLabel');
   // Several labels on one region: the first is kept, as label-studio-converter's COCO and YOLO exports do.
-  if (region.labels.length > 1) skip(out, entry, 'extraClass', undefined, region.labels.length - 1);
+  if (region.labels.length > 1) skip(out, entry, 'extraLabel', undefined, region.labels.length - 1);
   const size = sizeOf(r);
   if (size === 'bad') return badField(out, entry, `${at}.original_width`, 'positiveSize');
   if (type === 'brush') return brush(entry, image, label, r.value as Result, size, at, vat, out);

@@ -26,6 +26,7 @@ export type SkipReason =
   | 'duplicateShape' // the same label and geometry twice on one image (a file or an image in the ZIP twice)
   | 'labelFailed' // the label could not be created: vars.label, vars.reason
   | 'extraClass' // a single-label classification image given several classes: the first is kept
+  | 'extraLabel' // a region given several labels (Label Studio): the first is kept
   | 'noClass' // classification: an image the ZIP carries with no class (added unclassified)
   | 'nested' // classification: an image in folders deeper than <split>/<class>/<image>
   | 'tag'; // an image-level tag or class on a model that trains on shapes (tags become classes in classification)
