@@ -68,7 +68,7 @@ describe('findClassList: every kind of class list', () => {
 
   it('a block list YAML (X-AnyLabeling, Ultralytics pose with kpt_shape), any file name', () => {
     const yaml = `path: /data/poses\ntrain: images/train\nval: images/val\nkpt_shape: [17, 3]\nflip_idx: [0, 2, 1]\nnames:\n  - person # the only class\n  - "dog"\n`;
-    expect(findClassList([f('configs/my-set.yml', yaml)])).toEqual({ entry: 'configs/my-set.yml', names: ['person', 'dog'] });
+    expect(findClassList([f('configs/my-set.yml', yaml)])).toEqual({ entry: 'configs/my-set.yml', names: ['person', 'dog'], kpt: [17, 3] });
   });
 
   it('a YAML without names, an invalid YAML and names that are not a list are not class lists', () => {
@@ -275,5 +275,28 @@ describe('YOLO round trip: yoloWriter → findClassList → parseYolo, scaled by
     expect(findClassList(files)).toEqual({ entry: 'data.yaml', names: labels });
     expect(files.find((x) => x.path === 'data.yaml')!.data.toString()).toContain('names:\n  0: "007"\n');
     expect(files.find((x) => x.path === 'classes.txt')!.data.toString()).toBe('007\nyes\na: b\nnull\nSchraube ä\n');
+  });
+});
+
+describe('Ultralytics pose datasets (kpt_shape)', () => {
+  // coco8-pose.yaml style: kpt_shape [17, 3] and a flip index; each line is a box and 17 (x, y, visibility).
+  const poseYaml = `path: ../datasets/parts-pose\ntrain: images/train\nval: images/val\n\n# Keypoints\nkpt_shape: [3, 3] # number of keypoints, number of dims\nflip_idx: [0, 2, 1]\n\nnames:\n  0: gripper\n`;
+
+  it('reads the box of each pose line and reports its labelled keypoints as points', async () => {
+    const list = findClassList([f('data.yaml', poseYaml), f('labels/train/a.txt', '0 0.5 0.5 0.2 0.2 0.45 0.45 2 0.55 0.45 1 0 0 0\n')]);
+    expect(list).toEqual({ entry: 'data.yaml', names: ['gripper'], kpt: [3, 3] });
+    const out = emptyParsed();
+    await parseYolo('labels/train/a.txt', '0 0.5 0.5 0.2 0.2 0.45 0.45 2 0.55 0.45 1 0 0 0\n0 0.2 0.2 0.1 0.1 0.2 0.2 2 0.21 0.2 2 0.22 0.2 2\n', list!.names, out, list!.kpt);
+    expect(out.problems).toEqual([]);
+    expect(out.annotations.map((a) => a.geometry.kind)).toEqual(['box', 'box']);
+    expect(out.annotations[0]!.geometry).toMatchObject({ kind: 'box', x1: 0.4, x2: 0.6 });
+    // 2 labelled keypoints on the first line (the third is (0, 0), invisible), 3 on the second.
+    expect(out.skips).toEqual([{ entry: 'labels/train/a.txt', reason: 'point', count: 5 }]);
+  });
+
+  it('without kpt_shape, a pose line is named as malformed, not read as a polygon', async () => {
+    const out = await read('labels/a.txt', '0 0.5 0.5 0.2 0.2 0.45 0.45 2 0.55 0.45 1 0 0 0\n', ['gripper']);
+    expect(out.annotations).toEqual([]);
+    expect(fields(out)).toEqual(['line 1:yoloLine']);
   });
 });

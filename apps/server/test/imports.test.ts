@@ -193,6 +193,18 @@ describe('the report names every shape left out, by reason, in the user language
     expect(deRow.skipped.find((s) => s.reason === 'outside')!.message).toBe('1 Form ganz außerhalb ihres Bildes');
   });
 
+  it('takes the boxes of an Ultralytics pose dataset and names its keypoints', async () => {
+    const m = await newModel(t.app, token, 'DETECTION');
+    await upload(m, ['a.jpg']);
+    const r = await importZip(m, [
+      { path: 'data.yaml', data: 'kpt_shape: [2, 3]\nnames:\n  0: gripper\n' },
+      { path: 'labels/train/a.txt', data: '0 0.5 0.5 0.2 0.2 0.45 0.45 2 0.55 0.45 2\n' },
+    ]);
+    expect(r.code, r.message).toBe(0);
+    expect(r.data).toMatchObject({ annotations: 1, skipped: 2 });
+    expect(r.data.report.find((x) => x.file === 'labels/train/a.txt')!.skipped.map((s) => s.message)).toEqual(['2 point shapes: points are not a shape Loupe trains on']);
+  });
+
   it('names a missing class list and shapes on images that are nowhere', async () => {
     const m = await newModel(t.app, token, 'DETECTION');
     await upload(m, ['a.jpg']);

@@ -264,7 +264,7 @@ async function readTexts(files: ZipText[], parsed: Parsed, classification: boole
     if (classList && t.path === classList.entry) continue;
     if (classification && isClassList(t.path, t.text)) await parseClassList(t.path, t.text, parsed);
     else if (/\.txt$/i.test(t.path) && isDota(t.path, t.text)) await parseDota(t.path, t.text, parsed);
-    else if (/\.txt$/i.test(t.path) && isYoloLabelFile(t.path, t.text)) await parseYolo(t.path, t.text, classList?.names ?? null, parsed);
+    else if (/\.txt$/i.test(t.path) && isYoloLabelFile(t.path, t.text)) await parseYolo(t.path, t.text, classList?.names ?? null, parsed, classList?.kpt);
   }
 }
 

@@ -34,8 +34,18 @@ const isLabelLine = (line: string) => {
 
 const YAML_MAX_CHARS = 1_000_000;
 
-/** `names` at a YAML's top level: a list, or an index map (Ultralytics writes `0: person`). */
-function yamlNames(text: string): string[] | null {
+/** Ultralytics pose datasets: `kpt_shape: [K, D]`, K keypoints of D values (x, y[, visibility]) after each box. */
+export type KeypointShape = [number, number];
+
+function kptShapeOf(doc: Record<string, unknown>): KeypointShape | undefined {
+  const k = doc.kpt_shape;
+  if (!Array.isArray(k) || k.length !== 2) return undefined;
+  const [n, d] = k as unknown[];
+  return Number.isInteger(n) && (n as number) > 0 && (n as number) <= 1000 && (d === 2 || d === 3) ? [n as number, d] : undefined;
+}
+
+/** `names` at a YAML's top level: a list, or an index map (Ultralytics writes `0: person`), and any kpt_shape. */
+function yamlNames(text: string): { names: string[]; kpt?: KeypointShape } | null {
   // Dataset YAMLs are a few KB; the yaml parser reads about a MB a second on the event loop, so a large
   // YAML (or one that never says `names`) is not parsed at all.
   if (text.length > YAML_MAX_CHARS || !/\bnames\b/.test(text)) return null;
@@ -47,24 +57,26 @@ function yamlNames(text: string): string[] | null {
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return null;
   const names = (doc as Record<string, unknown>).names;
+  const kpt = kptShapeOf(doc as Record<string, unknown>);
+  const withKpt = (list: string[]) => ({ names: list, ...(kpt ? { kpt } : {}) });
   const asName = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '');
-  if (Array.isArray(names)) return names.length > 0 ? names.map(asName) : null;
+  if (Array.isArray(names)) return names.length > 0 ? withKpt(names.map(asName)) : null;
   if (typeof names !== 'object' || names === null) return null;
   const entries = Object.entries(names as Record<string, unknown>);
   if (entries.length === 0 || !entries.every(([k]) => /^\d+$/.test(k)) || entries.some(([k]) => Number(k) > 100_000)) return null;
   const list: string[] = [];
   for (const [k, v] of entries) list[Number(k)] = asName(v);
   // A gap in the map (0, 1, 3) leaves '' at 2: lines with class 2 are then reported as unknownClass.
-  return Array.from(list, (n) => n ?? '');
+  return withKpt(Array.from(list, (n) => n ?? ''));
 }
 
 /** The class list a file holds, and how much it is preferred when several are as near the labels. */
-function classListOf(path: string, data: Buffer): { names: string[]; rank: number } | null {
+function classListOf(path: string, data: Buffer): { names: string[]; rank: number; kpt?: KeypointShape } | null {
   const name = baseName(path).toLowerCase();
   const read = () => data.toString('utf8').replace(/^\uFEFF/, '');
   if (/\.ya?ml$/.test(name)) {
-    const names = yamlNames(read());
-    return names ? { names, rank: name === 'data.yaml' || name === 'data.yml' ? 0 : 3 } : null;
+    const found = yamlNames(read());
+    return found ? { ...found, rank: name === 'data.yaml' || name === 'data.yml' ? 0 : 3 } : null;
   }
   if (name === 'classes.txt') {
     const names = linesOf(read()).map((l) => l.trim()).filter(Boolean);
@@ -91,13 +103,13 @@ function distance(a: string[], b: string[]): number {
  * top-level `names` (Ultralytics, Roboflow, X-AnyLabeling). With several, the one nearest the label files
  * wins (a split's own list over one elsewhere), then data.yaml, classes.txt, .names, other YAML, the rest.
  */
-export function findClassList(files: ClassFile[]): { entry: string; names: string[] } | null {
+export function findClassList(files: ClassFile[]): { entry: string; names: string[]; kpt?: KeypointShape } | null {
   const labelDirs = new Map<string, string[]>();
   for (const f of files) {
     if (!/\.txt$/i.test(f.path)) continue;
     if (isYoloLabelFile(f.path, f.data.toString('utf8'))) labelDirs.set(dirOf(f.path).join('/').toLowerCase(), dirOf(f.path));
   }
-  let best: { entry: string; names: string[]; key: [number, number, number] } | null = null;
+  let best: { entry: string; names: string[]; kpt?: KeypointShape; key: [number, number, number] } | null = null;
   for (const f of files) {
     const list = classListOf(f.path, f.data);
     if (!list) continue;
@@ -105,10 +117,10 @@ export function findClassList(files: ClassFile[]): { entry: string; names: strin
     const near = labelDirs.size === 0 ? dir.length : Math.min(...[...labelDirs.values()].map((d) => distance(dir, d)));
     const key: [number, number, number] = [near, list.rank, dir.length];
     if (!best || key[0] < best.key[0] || (key[0] === best.key[0] && (key[1] < best.key[1] || (key[1] === best.key[1] && key[2] < best.key[2])))) {
-      best = { entry: f.path, names: list.names, key };
+      best = { entry: f.path, names: list.names, ...(list.kpt ? { kpt: list.kpt } : {}), key };
     }
   }
-  return best && { entry: best.entry, names: best.names };
+  return best && { entry: best.entry, names: best.names, ...(best.kpt ? { kpt: best.kpt } : {}) };
 }
 
 /**
@@ -137,13 +149,15 @@ const FRACTION_MAX = 2;
  * a fraction far outside 0–1 or a negative size is a badField with its line; a class the list lacks is
  * skipped as unknownClass, and without a class list every line is skipped as noClassList.
  */
-export async function parseYolo(entry: string, text: string, names: string[] | null, out: Parsed): Promise<void> {
+export async function parseYolo(entry: string, text: string, names: string[] | null, out: Parsed, kpt?: KeypointShape): Promise<void> {
   out.files.set(entry, 'yolo');
   const image = imageRefOf(entry, /^labels$/i);
   out.images.add(image);
   const maxPoints = LabelingLimits.polygonPointsMax;
   let noClass = 0;
+  let keypoints = 0;
   const unknown = new Map<number, number>();
+  const poseValues = kpt ? 4 + kpt[0] * kpt[1] : -1;
   for (const [i, raw] of linesOf(text.replace(/^\uFEFF/, '')).entries()) {
     if (i % 1000 === 999) await breathe();
     const line = raw.trim();
@@ -163,7 +177,10 @@ export async function parseYolo(entry: string, text: string, names: string[] | n
       badField(out, entry, at, 'classIndex');
       continue;
     }
-    const geometry = geometryOf(v);
+    // A pose line (kpt_shape in the dataset YAML): the box, then keypoints, which are points Loupe does not train on.
+    const pose = v.length === poseValues;
+    if (pose) keypoints += visibleKeypoints(v.slice(4), kpt!);
+    const geometry = geometryOf(pose ? v.slice(0, 4) : v);
     if (!geometry) {
       badField(out, entry, at, 'yoloLine');
       continue;
@@ -180,7 +197,18 @@ export async function parseYolo(entry: string, text: string, names: string[] | n
     out.annotations.push({ entry, image, label, geometry, normalized: true, ...(v.length === 8 ? { quad: true } : {}) });
   }
   if (noClass > 0) skip(out, entry, 'noClassList', undefined, noClass);
+  if (keypoints > 0) skip(out, entry, 'point', undefined, keypoints);
   for (const [index, n] of unknown) skip(out, entry, 'unknownClass', { index, count: names?.length ?? 0 }, n);
+}
+
+/** Keypoints a pose line labels: with a visibility value, those above 0; without, those not at (0, 0). */
+function visibleKeypoints(v: number[], [n, d]: KeypointShape): number {
+  let count = 0;
+  for (let k = 0; k < n; k++) {
+    const [x, y, vis] = [v[k * d]!, v[k * d + 1]!, d === 3 ? v[k * d + 2]! : 1];
+    if (vis > 0 && (x !== 0 || y !== 0)) count += 1;
+  }
+  return count;
 }
 
 /** The shape a line's values (after the class) state, in fractions, or null when they state none. */
