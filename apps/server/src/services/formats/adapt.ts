@@ -1,6 +1,6 @@
 import type { Geometry, ModelType, RBoxGeometry } from '@loupe/contracts';
 import { area, canonical, fitToImage, type ImageSize } from '../labeling/geometry.js';
-import { boundsOf, toExportable, type ConvertReason, type ParsedAnnotation, type SkipReason } from './types.js';
+import { boundsOf, outlineOf, type ConvertReason, type ParsedAnnotation, type SkipReason } from './types.js';
 
 type Kind = Geometry['kind'];
 
@@ -15,17 +15,6 @@ export const KINDS_BY_TYPE: Partial<Record<ModelType, readonly Kind[]>> = {
 type Point = [number, number];
 const withText = (text: string | undefined) => (text === undefined ? {} : { text });
 
-/** A box's or rotated box's four corners as a polygon (the order toExportable writes). */
-function cornersOf(g: Geometry): Point[] {
-  const flat = toExportable(g);
-  if (flat.kind === 'polygon') return flat.points;
-  return [
-    [flat.x1, flat.y1],
-    [flat.x2, flat.y1],
-    [flat.x2, flat.y2],
-    [flat.x1, flat.y2],
-  ];
-}
 
 /**
  * The smallest rotated box around the points (rotating calipers over the convex hull's edges). For a
@@ -106,7 +95,7 @@ export function adaptToModel(a: ParsedAnnotation, type: ModelType): Adapted {
       note('quadToRbox');
       return { shapes: [{ kind: 'rbox', ...minAreaRect(a.geometry.points), ...withText(text) }], converted };
     }
-    const all = parts.flatMap(cornersOf);
+    const all = parts.flatMap(outlineOf);
     const b = boundsOf({ kind: 'polygon', points: all });
     if (parts.some((p) => p.kind !== 'box')) note('polygonToBox');
     return { shapes: [{ kind: 'box', ...b, ...withText(text) }], converted };
@@ -123,7 +112,7 @@ export function adaptToModel(a: ParsedAnnotation, type: ModelType): Adapted {
       return { kind: 'rbox', cx: (p.x1 + p.x2) / 2, cy: (p.y1 + p.y2) / 2, w: Math.abs(p.x2 - p.x1), h: Math.abs(p.y2 - p.y1), angle: 0, ...withText(p.text) };
     }
     note('boxToPolygon');
-    return { kind: 'polygon', points: cornersOf(p), ...withText(p.text) };
+    return { kind: 'polygon', points: outlineOf(p), ...withText(p.text) };
   });
   if (text !== undefined) for (const s of shapes) s.text ??= text;
   return { shapes, converted };

@@ -1,7 +1,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { LabelingLimits, type Geometry } from '@loupe/contracts';
 import { decodeRowRuns, maskToPolygons, MaskError } from './mask.js';
-import { badField, breathe, isCoord, isObject, round, skip, tooManyPoints, validGeometry, type Expected, type Parsed, type ParsedAnnotation, type Writer } from './types.js';
+import { addShape, badField, breathe, decodeXmlEntities, isCoord, isObject, round, skip, validGeometry, type Expected, type Parsed, type ParsedAnnotation, type Writer } from './types.js';
 
 /**
  * "CVAT for images" XML 1.1: a root <annotations> holding <version>1.1</version>, <meta> and <image> elements
@@ -36,20 +36,10 @@ function attr(el: Record<string, unknown>, name: string): unknown {
   const v = el[name];
   return Array.isArray(v) && v.length === 1 ? v[0] : v;
 }
-// The worker parses with entities off (no expansion attacks): CVAT's escaped "&", "<", quotes and character
-// references arrive as written, and only those are decoded. (voc.ts has the same rule; one helper in types.ts
-// would serve both.)
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const decode = (s: string) =>
-  s.replace(/&(amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9a-f]{1,6});/gi, (m, e: string) => {
-    if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? m;
-    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-  });
 /** A text attribute's value, decoded, or undefined when it is missing, empty or not text. */
 const textAttr = (el: Record<string, unknown>, name: string): string | undefined => {
   const v = attr(el, name);
-  return typeof v === 'string' && v.trim() !== '' ? decode(v) : undefined;
+  return typeof v === 'string' && v.trim() !== '' ? decodeXmlEntities(v) : undefined;
 };
 const num = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === '' ? [] : [v]);
@@ -146,7 +136,7 @@ function textOf(el: Record<string, unknown>): string | undefined {
     const name = isObject(a) ? textAttr(a, 'name') : undefined;
     if (!isObject(a) || name === undefined || !TEXT_ATTRIBUTES.has(name.toLowerCase())) continue;
     const t = a['#text'];
-    if ((typeof t === 'string' || typeof t === 'number') && String(t) !== '') return decode(String(t));
+    if ((typeof t === 'string' || typeof t === 'number') && String(t) !== '') return decodeXmlEntities(String(t));
   }
   return undefined;
 }
@@ -209,23 +199,7 @@ export async function parseCvat(entry: string, doc: unknown, out: Parsed): Promi
           badField(out, entry, `${place}.label`, 'text');
           continue;
         }
-        const shape = await read(el, place);
-        if (shape === 'tooMany') {
-          tooManyPoints(out, entry, LabelingLimits.polygonPointsMax);
-          continue;
-        }
-        if (shape === null) {
-          // A mask with no island of 4 px or more: nothing to outline.
-          skip(out, entry, 'invalid');
-          continue;
-        }
-        if ('field' in shape) {
-          badField(out, entry, shape.field, shape.expected);
-          continue;
-        }
-        const text = textOf(el);
-        if (text !== undefined) shape.geometry.text = text;
-        out.annotations.push({ entry, image, label, ...shape });
+        addShape(out, entry, image, label, await read(el, place), textOf(el));
       }
     }
   }

@@ -1,7 +1,7 @@
 import { LabelingLimits, type Geometry } from '@loupe/contracts';
 import type { ZipText } from './zip-read.js';
 import { decodeRleCrop, maskToPolygons, MaskError, type MaskCrop } from './mask.js';
-import { badField, breathe, isCoord, isList, isObject, round, skip, stemOf, tooManyPoints, validGeometry, type Expected, type Parsed, type ParsedAnnotation, type Writer } from './types.js';
+import { addShape, badField, breathe, isCoord, isList, isObject, round, skip, stemOf, validGeometry, type Expected, type Parsed, type ParsedAnnotation, type Writer } from './types.js';
 
 /**
  * Datumaro's JSON (`annotations/<subset>.json`), as Datumaro 0.x/1.x and CVAT's "Datumaro 1.0" export write it:
@@ -194,23 +194,7 @@ export async function parseDatumaro(entry: string, json: unknown, out: Parsed): 
         out.classes.push({ entry, image, label });
         continue;
       }
-      const shape = await read!(a, place);
-      if (shape === 'tooMany') {
-        tooManyPoints(out, entry, LabelingLimits.polygonPointsMax);
-        continue;
-      }
-      if (shape === null) {
-        // A mask with no island big enough to outline.
-        skip(out, entry, 'invalid');
-        continue;
-      }
-      if ('field' in shape) {
-        badField(out, entry, shape.field, shape.expected);
-        continue;
-      }
-      const text = textOf(a);
-      if (text !== undefined) shape.geometry.text = text;
-      out.annotations.push({ entry, image, label, ...shape });
+      addShape(out, entry, image, label, await read!(a, place), textOf(a));
     }
   }
 }

@@ -23,6 +23,7 @@ import { ensureLabels } from '../labels.js';
 import { receiveFiles, type ReceivedFile } from '../gallery/receive.js';
 import { checkImage, isRefusal, type Checked } from '../gallery/check.js';
 import { blobClaims, removeBlobsIfUnused } from '../gallery/blob-cleanup.js';
+import { cleanName } from '../gallery/uploads.js';
 import { sniffKind } from '../gallery/probe.js';
 import { parseJson, parseXml } from '../gallery/workers.js';
 import { readZip, type ZipText } from './zip-read.js';
@@ -34,7 +35,7 @@ import { isLabelMe, parseLabelMe } from './labelme.js';
 import { isLabelStudio, parseLabelStudio } from './labelstudio.js';
 import { hasDoctype, isVoc, parseVoc } from './voc.js';
 import { findClassList, isYoloLabelFile, parseYolo } from './yolo.js';
-import { classFromPath, isClassList, parseClassList } from './classes.js';
+import { classFromPath, isClassList, parseClassList, splitFromPath } from './classes.js';
 import { adaptToModel, fitShape, KINDS_BY_TYPE, scaleGeometry } from './adapt.js';
 import { ImageMatcher, refKey } from './matching.js';
 import { canonical } from '../labeling/geometry.js';
@@ -76,18 +77,6 @@ class Targets {
   }
 }
 
-const splitOf = (path: string): Split | null => {
-  const parts = refKey(path).split('/').slice(0, -1);
-  for (const p of parts.reverse()) {
-    if (p === 'train' || p === 'training') return 'train';
-    if (p === 'valid' || p === 'val' || p === 'validation') return 'valid';
-    if (p === 'test' || p === 'testing') return 'test';
-  }
-  return null;
-};
-
-const cleanName = (s: string) =>
-  [...s].filter((c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) !== 127).join('').trim().slice(0, Limits.imageNameMax) || 'image';
 
 /**
  * Annotation ZIP (SPEC §5, issue 33): COCO, Pascal VOC (incl. roLabelImg), LabelMe / X-AnyLabeling, YOLO
@@ -186,7 +175,7 @@ export async function importAnnotationZip(deps: Deps, model: Model, req: Fastify
       const known = freshBySha.get(outcome.file.sha);
       // The same bytes twice in the ZIP under two names: one image, which both names' annotations describe.
       if (known) refuse(path, 'duplicateImage');
-      const fresh = known ?? { checked: outcome, name: cleanName(baseName(path)), split: splitOf(path) };
+      const fresh = known ?? { checked: outcome, name: cleanName(baseName(path)), split: splitFromPath(path) ?? null };
       freshBySha.set(outcome.file.sha, fresh);
       matcher.add(targets.ofFresh(fresh), path, aliases);
     };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AnnotationFormat, ErrorName, Geometry } from '@loupe/contracts';
+import { LabelingLimits, type AnnotationFormat, type ErrorName, type Geometry } from '@loupe/contracts';
 import type { ErrorVars } from '../../errors.js';
 import type { ZipText } from './zip-read.js';
 
@@ -165,6 +165,18 @@ export function toExportable(g: Geometry): Exclude<Geometry, { kind: 'rbox' }> {
   };
 }
 
+/** The shape's outline as points: a polygon's own, a box's or rotated box's four corners (toExportable's order). */
+export function outlineOf(g: Geometry): [number, number][] {
+  const flat = toExportable(g);
+  if (flat.kind === 'polygon') return flat.points;
+  return [
+    [flat.x1, flat.y1],
+    [flat.x2, flat.y1],
+    [flat.x2, flat.y2],
+    [flat.x1, flat.y2],
+  ];
+}
+
 export function boundsOf(g: Exclude<Geometry, { kind: 'rbox' }>): { x1: number; y1: number; x2: number; y2: number } {
   if (g.kind === 'box') return g;
   const xs = g.points.map((p) => p[0]);
@@ -225,6 +237,31 @@ export function badField(out: Parsed, entry: string, field: string, expected?: E
 
 export function tooManyPoints(out: Parsed, entry: string, max: number): void {
   out.problems.push({ entry, key: 'annotationTooManyPoints', vars: { entry, max } });
+}
+
+/**
+ * XML is parsed with entities off (no expansion attacks), so the five predefined entities and character
+ * references that tools write for "&", "<"… (labelImg's ElementTree, CVAT) arrive as written: decode only those.
+ */
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+export const decodeXmlEntities = (s: string) =>
+  s.replace(/&(amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9a-f]{1,6});/gi, (m, e: string) => {
+    if (e[0] !== '#') return XML_ENTITIES[e.toLowerCase()] ?? m;
+    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  });
+
+/** What a format's element reader answers: a shape, a bad field, too many points, or nothing to outline (an empty mask). */
+export type ShapeRead = Pick<ParsedAnnotation, 'geometry' | 'moreParts' | 'converted'> | { field: string; expected: Expected } | 'tooMany' | null;
+
+/** Records one read element: the shape with its label and text, or why it was left out. */
+export function addShape(out: Parsed, entry: string, image: string, label: string, read: ShapeRead, text: string | undefined): void {
+  if (read === 'tooMany') return tooManyPoints(out, entry, LabelingLimits.polygonPointsMax);
+  // A mask with no island big enough to outline.
+  if (read === null) return skip(out, entry, 'invalid');
+  if ('field' in read) return badField(out, entry, read.field, read.expected);
+  if (text !== undefined) read.geometry.text = text;
+  out.annotations.push({ entry, image, label, ...read });
 }
 
 export { breathe } from '../gallery/breathe.js';

@@ -1,6 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { LabelingLimits, type Geometry } from '@loupe/contracts';
-import { badField, baseName, boundsOf, breathe, isCoord, isObject, round, skip, stemOf, toExportable, tooManyPoints, type Expected, type Parsed, type Writer } from './types.js';
+import { badField, baseName, decodeXmlEntities, boundsOf, breathe, isCoord, isObject, round, skip, stemOf, toExportable, tooManyPoints, type Expected, type Parsed, type Writer } from './types.js';
 
 /** External entities and entity expansion are never wanted in annotation files: refuse before parsing. */
 export const hasDoctype = (xml: string) => /<!\s*(DOCTYPE|ENTITY)/i.test(xml);
@@ -13,17 +13,8 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** Values arrive as text (parseXml 'voc'): "12", "12.0", "1e2"; anything else, and 1e300, is not a coordinate. */
 const num = (v: unknown): number => (typeof v === 'string' && NUMBER.test(v.trim()) ? Number(v.trim()) : NaN);
 
-// The worker parses with entities off (no expansion attacks), so the five predefined entities and character
-// references that labelImg's ElementTree writes for "&", "<"… arrive as written: decode only those.
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const decode = (s: string) =>
-  s.replace(/&(amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9a-f]{1,6});/gi, (m, e: string) => {
-    if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? m;
-    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-  });
 /** Element text, or null for a missing, empty or nested element. */
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? decode(v.trim()) : null);
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? decodeXmlEntities(v.trim()) : null);
 const flag = (v: unknown) => typeof v === 'string' && num(v) > 0;
 
 type Read = { geometry: Geometry } | { bad: string; expected: Expected } | { tooMany: true } | { skip: 'point' | 'line' } | null;
@@ -109,7 +100,7 @@ export async function parseVoc(entry: string, doc: unknown, out: Parsed): Promis
     else if ('skip' in r) skip(out, entry, r.skip);
     else if ('bad' in r) badField(out, entry, r.bad, r.expected);
     else {
-      const t = typeof o.text === 'string' ? decode(o.text) : '';
+      const t = typeof o.text === 'string' ? decodeXmlEntities(o.text) : '';
       if (t !== '') r.geometry.text = t;
       const difficult = flag(o.difficult) || flag(o.truncated);
       out.annotations.push({ entry, image, label, geometry: r.geometry, ...(difficult ? { difficult: true } : {}) });

@@ -17,7 +17,8 @@ export type UploadMode = 'images' | 'folders';
 /** Files checked at once while more arrive: sharp decodes on libuv's pool, so a few in flight keep it busy. */
 const IN_FLIGHT = 6;
 
-const cleanName = (s: string) =>
+/** A file name as the gallery stores it: control characters out, trimmed, at most Limits.imageNameMax. */
+export const cleanName = (s: string) =>
   [...s].filter((c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) !== 127).join('').trim().slice(0, Limits.imageNameMax) || 'image';
 
 /** For folder uploads: `<folder>/<file>`; anything else is refused with the reason. */

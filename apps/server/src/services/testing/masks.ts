@@ -1,5 +1,5 @@
 import type { Geometry } from '@loupe/contracts';
-import { toExportable } from '../formats/types.js';
+import { outlineOf } from '../formats/types.js';
 
 type Point = readonly [number, number];
 
@@ -18,16 +18,6 @@ export interface Mask {
 /** How far from the outline a centre still counts as on it (px). */
 const EPS = 1e-3;
 
-function polygonPoints(g: Geometry): Point[] {
-  const flat = toExportable(g);
-  if (flat.kind === 'polygon') return flat.points;
-  return [
-    [flat.x1, flat.y1],
-    [flat.x2, flat.y1],
-    [flat.x2, flat.y2],
-    [flat.x1, flat.y2],
-  ];
-}
 
 /** x of every edge crossing the horizontal line y (half-open in y, so a vertex counts once), sorted. */
 function crossings(points: readonly Point[], y: number): number[] {
@@ -59,7 +49,7 @@ function union(runs: [number, number][]): number[] {
 
 /** The shape's pixels inside a width × height image (even-odd rule, so a polygon's holes stay empty). */
 export function rasterize(g: Geometry, width: number, height: number): Mask {
-  const points = polygonPoints(g);
+  const points = outlineOf(g);
   const ys = points.map((p) => p[1]);
   const top = Math.max(0, Math.floor(Math.min(...ys) - 0.5));
   const bottom = Math.min(height - 1, Math.ceil(Math.max(...ys) - 0.5));

@@ -1,5 +1,5 @@
 import type { Geometry } from '@loupe/contracts';
-import { boundsOf, toExportable } from '../formats/types.js';
+import { boundsOf, outlineOf, toExportable } from '../formats/types.js';
 
 type Point = [number, number];
 
@@ -57,26 +57,15 @@ function clipBy(subject: Point[], clip: Point[]): Point[] {
   return out;
 }
 
-/** The shape as a polygon: a box by its corners, a rotated box by its rotated corners. */
-function polygonOf(g: Geometry): Point[] {
-  const flat = toExportable(g);
-  if (flat.kind === 'polygon') return flat.points;
-  return [
-    [flat.x1, flat.y1],
-    [flat.x2, flat.y1],
-    [flat.x2, flat.y2],
-    [flat.x1, flat.y2],
-  ];
-}
 
 /**
  * The ground truth as the engine learned it: an axis-aligned model saw every shape as its bounding box;
  * a rotated one saw rotated boxes and polygons as they are.
  */
 function truthPolygon(g: Geometry, rotated: boolean): Point[] {
-  if (rotated) return polygonOf(g);
+  if (rotated) return outlineOf(g);
   const b = boundsOf(toExportable(g));
-  return polygonOf({ kind: 'box', ...b });
+  return outlineOf({ kind: 'box', ...b });
 }
 
 /** IoU of a convex detection (box or rotated box) with a ground-truth polygon. */
@@ -128,7 +117,7 @@ export function greedyMatch(
  * detector learned it). `accept` as in greedyMatch.
  */
 export function matchImage(predictions: Prediction[], truth: Truth[], rotated: boolean, accept?: (p: Prediction, t: Truth) => boolean): ImageMatch {
-  const predictionPolys = predictions.map((p) => polygonOf(p.geometry));
+  const predictionPolys = predictions.map((p) => outlineOf(p.geometry));
   const truthPolys = truth.map((t) => truthPolygon(t.geometry, rotated));
   return greedyMatch(predictions, truth, (i, k) => iou(predictionPolys[i]!, truthPolys[k]!), accept);
 }
