@@ -30,7 +30,8 @@ export type Resolved<T> = { targets: T[] } | { ambiguous: T[] } | null;
  */
 export class ImageMatcher<T> {
   private readonly exact = new Map<string, T[]>();
-  private readonly paths: [string, T][] = [];
+  /** Every path's proper ends after a folder ("train/images/a.jpg" → "images/a.jpg", "a.jpg"). */
+  private readonly ends = new Map<string, T[]>();
   private readonly stems = new Map<string, T[]>();
   private readonly bases = new Map<string, T[]>();
   private readonly baseStems = new Map<string, T[]>();
@@ -44,7 +45,7 @@ export class ImageMatcher<T> {
     const key = refKey(path);
     if (gallery) this.sameName.set(target, key);
     for (const k of [key, ...aliases.map(refKey)]) push(this.exact, k, target);
-    this.paths.push([key, target]);
+    for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) push(this.ends, key.slice(i + 1), target);
     push(this.stems, pathStem(key), target);
     push(this.bases, baseName(key), target);
     push(this.baseStems, stemOf(key), target);
@@ -55,7 +56,7 @@ export class ImageMatcher<T> {
     if (!key) return null;
     const levels: (() => T[] | undefined)[] = [
       () => this.exact.get(key),
-      () => (key.includes('/') ? this.paths.filter(([p]) => p.endsWith(`/${key}`)).map(([, t]) => t) : undefined),
+      () => (key.includes('/') ? this.ends.get(key) : undefined),
       () => this.stems.get(pathStem(key)) ?? (pathStem(key) === key ? undefined : this.stems.get(key)),
       () => this.bases.get(baseName(key)),
       () => this.baseStems.get(stemOf(key)) ?? this.baseStems.get(baseName(key)),

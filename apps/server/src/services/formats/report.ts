@@ -13,9 +13,17 @@ export function refused(lang: Language, name: string, key: ErrorName, vars?: Err
   return { name, status: 'refused', code: new AppError(key).def.code, message: expected === undefined ? sentence : `${sentence} ${expectedText(lang, expected)}`.trim() };
 }
 
+/** Shapes left out of one file for one reason; shapes on missing images keep the names of those images (one group per file). */
+interface Group {
+  reason: SkipReason;
+  vars: ErrorVars;
+  count: number;
+  images?: Set<string>;
+}
+
 /** Per annotation file: shapes taken, and left out or converted by reason (with the reason's vars). */
 export class Report {
-  private readonly files = new Map<string, { format: AnnotationFormat; taken: number; skipped: Map<string, { reason: SkipReason; vars: ErrorVars; count: number }>; converted: Map<ConvertReason, number> }>();
+  private readonly files = new Map<string, { format: AnnotationFormat; taken: number; skipped: Map<string, Group>; converted: Map<ConvertReason, number> }>();
 
   constructor(formats: Map<string, AnnotationFormat>) {
     for (const [file, format] of formats) this.files.set(file, { format, taken: 0, skipped: new Map(), converted: new Map() });
@@ -42,12 +50,10 @@ export class Report {
     // Shapes on missing images group per file (the first name is named), others per reason and vars.
     const key = reason === 'noImage' ? reason : `${reason}\n${JSON.stringify(vars)}`;
     const g = r.skipped.get(key);
-    if (!g) r.skipped.set(key, { reason, vars: reason === 'noImage' ? { ...vars, images: 1, seen: `\n${vars.name}\n` } : vars, count });
+    if (!g) r.skipped.set(key, { reason, vars, count, ...(reason === 'noImage' ? { images: new Set([String(vars.name)]) } : {}) });
     else {
       g.count += count;
-      if (reason === 'noImage' && !String(g.vars.seen).includes(`\n${vars.name}\n`)) {
-        g.vars = { ...g.vars, images: Number(g.vars.images) + 1, seen: `${g.vars.seen}${vars.name}\n` };
-      }
+      g.images?.add(String(vars.name));
     }
   }
   convert(entry: string, reason: ConvertReason, n = 1): void {
@@ -67,8 +73,9 @@ export class Report {
       taken: r.taken,
       skipped: [...r.skipped.values()].map((g) => {
         // A skip's own `count` var (a class list's length) would clash with the group's count.
-        const { count: names, seen: _seen, ...vars } = g.vars;
-        return { reason: g.reason, count: g.count, message: importText(lang, 'skip', g.reason, { ...vars, ...(names !== undefined ? { count_names: names } : {}), count: g.count }) };
+        const { count: names, ...vars } = g.vars;
+        const images: ErrorVars = g.images ? { images: g.images.size } : {};
+        return { reason: g.reason, count: g.count, message: importText(lang, 'skip', g.reason, { ...vars, ...images, ...(names !== undefined ? { count_names: names } : {}), count: g.count }) };
       }),
       converted: [...r.converted].map(([reason, count]) => ({ reason, count, message: importText(lang, 'convert', reason, { count }) })),
     }));
