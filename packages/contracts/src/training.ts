@@ -89,7 +89,7 @@ const prob = (d: number): ParamDef => num('augmentation', d, 0, 1);
 export const TrainingParams = {
   /**
    * auto: n on CUDA; on a CPU n when the time budget gives n at least 15 epochs over the training images (measured
-   * speeds per task; AMX's bfloat16 makes n cheaper), else p (engine/README.md, "Defaults by hardware and budget").
+   * speeds per task; AMX's bfloat16 makes n cheaper), else p (engine/HARDWARE.md, "Defaults by hardware and budget").
    */
   model: choice('basic', 'auto', ['auto', 'p', 'n', 's', 'm']),
   imgsz: int('basic', 640, 32, 4096, 'multipleOf32'),
