@@ -443,6 +443,16 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('usage_owner_idx').on('usage').columns(['owner_id', 'finished_at']).execute();
       },
     },
+    '0016_leases': {
+      async up(db: Kysely<unknown>) {
+        // Jobs taken by a runner hold a lease (adapters/job-queue-db.ts): which runner, and until when. Only an expired
+        // lease lets another process requeue or fail the job, never the start of another process.
+        await db.schema.alterTable('jobs').addColumn('lease_owner', 'varchar(64)').execute();
+        await db.schema.alterTable('jobs').addColumn('lease_until', 'bigint').execute();
+        // A training's last epoch checkpoint lives in the blob store, so any runner can resume it ({ last, best } hashes).
+        await db.schema.alterTable('trainings').addColumn('checkpoint', 'text').execute();
+      },
+    },
   };
 }
 

@@ -215,6 +215,10 @@ export interface JobsTable {
   heartbeat_at: Millis | null;
   /** JSON answer of a job whose subject has no table (golden: GoldenData); null until it succeeds. */
   result: string | null;
+  /** The runner holding the job (migration 0016); null while queued. */
+  lease_owner: string | null;
+  /** The lease's end (ms): past it, another process may requeue or fail the job. */
+  lease_until: Millis | null;
 }
 
 /**
@@ -275,8 +279,10 @@ export interface TrainingsTable {
   /** JSON: blob hashes of the engine's outputs ({ best, results }). */
   artifacts: Defaulted<string>;
   error: string | null;
-  /** 1 when failed with its last checkpoint kept in DATA_DIR/trainings/<id>: it can resume. */
+  /** 1 when failed with its last checkpoint kept (checkpoint): it can resume. */
   resumable: Defaulted<number>;
+  /** JSON { last, best? }: blob hashes of the latest epoch checkpoint, so any runner can resume (migration 0016); null when none. */
+  checkpoint: string | null;
   /** The user's note on this version (migration 0014), at most VersionNoteMax characters. */
   note: Defaulted<string>;
   created_at: Millis;
