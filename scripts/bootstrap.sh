@@ -13,7 +13,7 @@ mode="${1:-run}"
 debs=(python3-torch python3-torchvision python3-opencv python3-numpy python3-pil libopenblas0-openmp fonts-dejavu-core
   fonts-liberation tesseract-ocr tesseract-ocr-eng)
 if [ "$mode" = test ]; then
-  debs+=(python3-pytest chromium postgresql)
+  debs+=(python3-pytest chromium postgresql redis-server)
 fi
 
 missing=()
