@@ -1,106 +1,142 @@
-// List API throughput: the built server (apps/server/dist/main.js) on SQLite in a fresh DATA_DIR with the rate
-// limit lifted through its configuration, one signed-in user with 20 models, one of which holds 1,060 images
-// (rows through the repository layer, as bench/gallery.mjs does). autocannon then drives the model list and the
-// gallery list (first page, default page size) for 30 s each at 50 and at 200 connections over real HTTP.
-// The health route (no session, no database) runs beside them as this machine's floor, outside the verdict.
-// Target: 0 errors and p99 < 100 ms at 200 connections. Ends with one line, the figures at 200 connections of
-// the worst route: BENCH api rps=... p99_ms=... errors=...
-import { randomBytes } from "node:crypto";
+// List API throughput on each database and with two servers: the built server (apps/server/dist/main.js) in its
+// own process, rate limit lifted through its configuration, one signed-in user with 20 models, one of which
+// holds 10,000 images (rows through the repository layer, bench/api-seed.mjs). Three configurations:
+//   sqlite     one server on SQLite in a fresh DATA_DIR (the default installation);
+//   postgres   one server on a throw-away PostgreSQL cluster (bench/pg-cluster.mjs, durability off);
+//   postgres2  two servers on two ports sharing that database, the load split evenly between them.
+// autocannon (one instance per server, each in its own thread) drives the model list and the gallery list (first
+// page, default size) for 30 s each at 500 connections in all; the health route (no session, no database) runs
+// beside them as this machine's floor, outside the verdict. CPU time per request of every process (servers,
+// PostgreSQL, the load generator) comes from /proc, since on a small machine they all share the same cores.
+// Target (issue 34): 0 errors and p99 < 100 ms on PostgreSQL; two servers close to twice one.
+// Ends with one line per configuration, the postgres instances=2 one last with scaling=<its rps / one server's>:
+//   BENCH api backend=<sqlite|postgres> instances=<1|2> rps=<slower route> p99_ms=<worse route> errors=<sum>
+// Knobs: BENCH_API_DURATION (s, 30), BENCH_API_CONNECTIONS (500; a list "50,500" runs each, the verdict is at
+// the largest), BENCH_API_BACKENDS ("sqlite,postgres,postgres2"), BENCH_API_IMAGES (10000), BENCH_API_PORT.
 import { loadavg } from "node:os";
-import { benchServer, prepare, repositories, seedUser, startServer, stopServer } from "./bench-server.mjs";
-import autocannon from "autocannon";
+import { benchServer, prepare, startServer, stopServer } from "./bench-server.mjs";
+import { MODELS, seedApi } from "./api-seed.mjs";
+import { runLoad } from "./api-load.mjs";
+import { clusterCpuMs, startPostgres } from "./pg-cluster.mjs";
 import { serverCpuMs } from "./gallery-helpers.mjs";
 
 const DURATION_S = Number(process.env.BENCH_API_DURATION ?? 30);
-const CONNECTIONS = (process.env.BENCH_API_CONNECTIONS ?? "50,200").split(",").map(Number);
-const MODELS = 20;
-const IMAGES = 1060;
+const CONNECTIONS = (process.env.BENCH_API_CONNECTIONS ?? "500").split(",").map(Number);
+const BACKENDS = (process.env.BENCH_API_BACKENDS ?? "sqlite,postgres,postgres2").split(",").map((b) => b.trim());
+const IMAGES = Number(process.env.BENCH_API_IMAGES ?? 10_000);
 const PORT = Number(process.env.BENCH_API_PORT ?? 18120);
+const unknown = BACKENDS.filter((b) => !["sqlite", "postgres", "postgres2"].includes(b));
+if (unknown.length) throw new Error(`BENCH_API_BACKENDS: unknown ${unknown.join(", ")} (known: sqlite, postgres, postgres2)`);
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const selfCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 const cpu = prepare();
-const { openDatabase, modelsRepo, labelsRepo, imagesRepo } = await repositories();
-const { dataDir, env, config, base } = await benchServer("api", PORT);
-let server = null;
-try {
-  // --- one user, 20 models, 1,060 images in the first, a few in each of the others ---
-  const database = await openDatabase(config);
-  const db = database.db;
-  const now = Date.now();
-  const { userId, token } = await seedUser(db, config);
-  const models = modelsRepo(db);
-  const images = imagesRepo(db);
-  const types = ["DETECTION", "SEGMENTATION", "classification", "DETECTION", "MEASURE"];
-  const modelIds = [];
-  for (let m = 0; m < MODELS; m++) {
-    const name = `line ${m + 1} inspection`;
-    const type = types[m % types.length];
-    const id = await models.insert({
-      owner_id: userId, name, name_key: name, note: m % 3 ? "" : "camera above the belt", code: `bench-${randomBytes(6).toString("hex")}`,
-      type, project_status: "no", training_status: "notTrained", test_status: "notTested", train_id: null, created_at: now + m, updated_at: now + m,
-    });
-    modelIds.push(id);
-    const labels = [];
-    for (const label of ["scratch", "dent", "crack"]) labels.push(await labelsRepo(db).insert(db, { model_id: id, name: label, name_key: label, color: "#ff0000", created_at: now }));
-    const count = m === 0 ? IMAGES : 10 + m * 3;
-    const rows = [];
-    for (let i = 0; i < count; i++) {
-      const labeled = i % 5 < 2 ? 1 : 0;
-      const file = `cam${i % 4}_${String(i).padStart(5, "0")}.jpg`;
-      rows.push({
-        model_id: id, name: file, name_key: file, kind: "jpeg", width: 640, height: 480, bytes: 48_000 + i,
-        sha256: randomBytes(32).toString("hex"), thumb_sha: randomBytes(32).toString("hex"), split: ["train", "train", "valid", "test", "none"][i % 5],
-        starred: i % 10 === 0 ? 1 : 0, annotation_count: labeled && type !== "classification" ? 2 : 0, labeled,
-        class_label_id: labeled && type === "classification" ? labels[i % 3] : null, test_state: "untested", test_hits: 0, test_result_count: null, created_at: now + i,
-      });
-    }
-    await db.transaction().execute((trx) => images.insertMany(rows, trx));
-  }
-  const big = modelIds[0];
-  console.log(`seeded ${MODELS} models, ${IMAGES} images in model ${big}`);
-  await database.close();
+console.log(`load average at start ${load()} on ${cpu.length} cores (other work on this machine shares them)`);
 
-  // --- the server in its own process, as in production ---
-  server = await startServer(env, base);
+/**
+ * Checks each route's answer once on every server (a broken route must not pass as a fast one), then runs the
+ * load; returns the rows. pgPid: the postmaster, for the database's share of the CPU.
+ */
+async function measure(label, servers, bases, token, big, pgPid) {
   const headers = { "x-token": token };
   const routes = [
     { name: "model list", path: "/api/models", check: (d) => d.total === MODELS && d.items.length === MODELS && d.items.some((m) => m.totalImages === IMAGES) },
     { name: "gallery list", path: `/api/models/${big}/images`, check: (d) => d.total === IMAGES && d.items.length === 50 },
   ];
-  // Each answer is checked once before the load, so a broken route cannot pass as a fast one.
-  for (const r of routes) {
-    const json = await (await fetch(base + r.path, { headers })).json();
-    if (json.code !== 0 || !r.check(json.data)) throw new Error(`${r.path}: unexpected answer ${JSON.stringify(json).slice(0, 300)}`);
-    console.log(`${r.name}: ${r.path} answers ${JSON.stringify(json).length} bytes`);
+  for (const base of bases) {
+    for (const r of routes) {
+      const json = await (await fetch(base + r.path, { headers })).json();
+      if (json.code !== 0 || !r.check(json.data)) throw new Error(`${base}${r.path}: unexpected answer ${JSON.stringify(json).slice(0, 300)}`);
+    }
   }
-
-  // The floor of this machine: the same server's health route (no session, no database), for comparison only.
-  routes.push({ name: "health (ref)", path: "/api/health", reference: true, check: () => true });
-  const results = [];
+  routes.push({ name: "health (ref)", path: "/api/health", reference: true });
+  const rows = [];
   for (const connections of CONNECTIONS) {
     for (const r of routes) {
-      // A short warm-up (JIT, page cache), then the measured run.
-      await autocannon({ url: base + r.path, headers, connections, duration: 2 });
-      const cpu0 = serverCpuMs(server.pid);
-      const res = await autocannon({ url: base + r.path, headers, connections, duration: r.reference ? Math.min(10, DURATION_S) : DURATION_S, timeout: 10 });
-      const cpuMs = serverCpuMs(server.pid) - cpu0;
-      // autocannon counts a timeout among its errors as well: errors + non-2xx is every failed request once.
-      const errors = res.errors + res.non2xx;
-      const row = { route: r.name, reference: r.reference === true, connections, rps: res.requests.average, p50: res.latency.p50, p99: res.latency.p99, max: res.latency.max, errors, total: res.requests.total, cpuMs };
-      results.push(row);
+      // A short warm-up (JIT, page cache, the pool's connections), then the measured run.
+      await runLoad(bases, r.path, { headers, connections, duration: 2 });
+      // The warm-up's backlog drains before the measured run: one request on each server waits behind it.
+      await Promise.all(bases.map((b) => fetch(b + r.path, { headers }).then((a) => a.arrayBuffer())));
+      const before = { servers: servers.map((s) => serverCpuMs(s.pid)), pg: pgPid ? clusterCpuMs(pgPid) : 0, self: selfCpuMs() };
+      const duration = r.reference ? Math.min(10, DURATION_S) : DURATION_S;
+      const res = await runLoad(bases, r.path, { headers, connections, duration });
+      const perRequest = (ms) => (ms / Math.max(1, res.total)).toFixed(2);
+      const cpuServers = servers.map((s, i) => serverCpuMs(s.pid) - before.servers[i]);
+      const cpuPg = pgPid ? clusterCpuMs(pgPid) - before.pg : 0;
+      const cpuSelf = selfCpuMs() - before.self;
+      rows.push({ route: r.name, reference: r.reference === true, connections, ...res });
       console.log(
-        `${r.name.padEnd(13)} c=${String(connections).padStart(3)}: ${row.rps.toFixed(0).padStart(5)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, max ${row.max} ms, ` +
-          `${row.total} requests, errors ${errors} (of which timeouts ${res.timeouts}, non-2xx ${res.non2xx})` +
-          (cpuMs >= 0 ? `, server ${(cpuMs / row.total).toFixed(2)} CPU ms/request` : ""),
+        `${label.padEnd(20)} ${r.name.padEnd(13)} c=${connections}: ${res.rps.toFixed(0).padStart(5)} req/s` +
+          (res.each.length > 1 ? ` (${res.each.map((e) => `${e.rps.toFixed(0)} req/s p99 ${e.p99} ms`).join(" + ")})` : "") +
+          `, p50 ${res.p50} ms, p99 ${res.p99} ms, max ${res.max} ms, ${res.total} requests, errors ${res.errors} (timeouts ${res.timeouts}, non-2xx ${res.non2xx}), unanswered at the end ${res.unanswered}`,
+      );
+      const total = cpuServers.reduce((a, b) => a + b, 0) + cpuPg + cpuSelf;
+      console.log(
+        `${"".padEnd(20)} CPU ms/request: server${servers.length > 1 ? "s" : ""} ${cpuServers.map(perRequest).join(" + ")}` +
+          (pgPid ? `, postgres ${perRequest(cpuPg)}` : "") +
+          `, load generator ${perRequest(cpuSelf)}; all ${perRequest(total)} = ${(total / 1000).toFixed(1)} CPU s in ${duration} s`,
       );
     }
   }
-  console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpu.length} cores (autocannon shares them with the server)`);
+  return rows;
+}
+
+/** The figures at the largest connection count: the slower route's rps, the worse p99, every error. */
+function summary(backend, instances, rows) {
   const top = Math.max(...CONNECTIONS);
-  const atTop = results.filter((r) => r.connections === top && !r.reference);
-  const worst = atTop.reduce((w, r) => (r.errors > w.errors || (r.errors === w.errors && r.p99 > w.p99) ? r : w));
-  const met = atTop.every((r) => r.errors === 0 && r.p99 < 100);
-  console.log(`target at ${top} connections: 0 errors and p99 < 100 ms on every route: ${met ? "met" : "MISSED"} (worst: ${worst.route})`);
-  console.log(`BENCH api rps=${worst.rps.toFixed(0)} p99_ms=${worst.p99} errors=${worst.errors}`);
+  const at = rows.filter((r) => r.connections === top && !r.reference);
+  const s = { backend, instances, rps: Math.min(...at.map((r) => r.rps)), p99: Math.max(...at.map((r) => r.p99)), errors: at.reduce((n, r) => n + r.errors, 0) };
+  const met = s.errors === 0 && s.p99 < 100;
+  console.log(`${backend} instances=${instances} at ${top} connections: 0 errors and p99 < 100 ms on every route: ${met ? "met" : "MISSED"}`);
+  return s;
+}
+
+const results = [];
+const cleanups = [];
+try {
+  if (BACKENDS.includes("sqlite")) {
+    const { dataDir, env, config, base } = await benchServer("api", PORT);
+    let server = null;
+    cleanups.push(() => stopServer(server, dataDir));
+    const { token, big, seedMs } = await seedApi(config, IMAGES);
+    console.log(`sqlite: seeded ${MODELS} models, ${IMAGES} images in model ${big} in ${(seedMs / 1000).toFixed(1)} s`);
+    server = await startServer(env, base);
+    results.push(summary("sqlite", 1, await measure("sqlite", [server], [base], token, big)));
+    await cleanups.pop()();
+  }
+  if (BACKENDS.includes("postgres") || BACKENDS.includes("postgres2")) {
+    const pg = await startPostgres();
+    cleanups.push(async () => pg.stop());
+    console.log(`postgres: PostgreSQL ${pg.version} on port ${pg.port}, ${pg.settings.join(" ")} (a bench setting: no durability, never for production)`);
+    const { dataDir, env, config, base } = await benchServer("api-pg", PORT + 1, { databaseUrl: pg.url });
+    const servers = [];
+    cleanups.push(async () => {
+      for (const s of servers.splice(0)) await stopServer(s, dataDir);
+      await stopServer(null, dataDir);
+    });
+    const { token, big, seedMs } = await seedApi(config, IMAGES);
+    console.log(`postgres: seeded ${MODELS} models, ${IMAGES} images in model ${big} in ${(seedMs / 1000).toFixed(1)} s`);
+    const bases = [base, `http://127.0.0.1:${PORT + 2}`];
+    // One after the other: both would seed the admin account at start-up at once.
+    servers.push(await startServer(env, bases[0]));
+    if (BACKENDS.includes("postgres")) results.push(summary("postgres", 1, await measure("postgres", servers, [bases[0]], token, big, pg.pid)));
+    if (BACKENDS.includes("postgres2")) {
+      servers.push(await startServer({ ...env, PORT: String(PORT + 2) }, bases[1]));
+      results.push(summary("postgres", 2, await measure("postgres x2", servers, bases, token, big, pg.pid)));
+    }
+    await cleanups.pop()();
+    await cleanups.pop()();
+  }
 } finally {
-  await stopServer(server, dataDir);
+  for (const c of cleanups.reverse()) await c();
+}
+console.log(`load average at end ${load()} on ${cpu.length} cores`);
+const one = results.find((r) => r.backend === "postgres" && r.instances === 1);
+for (const r of results) {
+  const scaling = r.instances === 2 && one?.rps > 0 ? ` scaling=${(r.rps / one.rps).toFixed(2)}` : "";
+  console.log(`BENCH api backend=${r.backend} instances=${r.instances} rps=${r.rps.toFixed(0)} p99_ms=${r.p99} errors=${r.errors}${scaling}`);
 }

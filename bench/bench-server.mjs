@@ -1,6 +1,7 @@
 // What the server benchmarks share (bench/api.mjs, bench/gallery.mjs): the machine line, a build of the server,
-// its modules from apps/server/dist, a fresh SQLite DATA_DIR with the rate limit lifted, one signed-in user
-// seeded through the repositories, and the server started in its own process as in production.
+// its modules from apps/server/dist, a fresh DATA_DIR (SQLite there, or the PostgreSQL at databaseUrl) with the
+// rate limit lifted, one signed-in user seeded through the repositories, and the server started in its own
+// process as in production.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -31,16 +32,16 @@ export async function repositories() {
   return { openDatabase, modelsRepo, labelsRepo, imagesRepo };
 }
 
-/** A fresh DATA_DIR and the server's environment and configuration: SQLite, rate limit lifted. */
-export async function benchServer(name, port) {
+/** A fresh DATA_DIR and the server's environment and configuration: SQLite unless databaseUrl, rate limit lifted. */
+export async function benchServer(name, port, { databaseUrl = null } = {}) {
   const { loadConfig } = await dist("config.js");
   const dataDir = mkdtempSync(join(tmpdir(), `loupe-bench-${name}-`));
   const env = {
-    ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", DATABASE_URL: "",
+    ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", DATABASE_URL: databaseUrl ?? "",
     // This measures the server, not its limiter (which answers 429 past 1,200 a minute).
     RATE_LIMIT_MAX: "1000000", LOUPE_ADMIN_EMAIL: "admin@bench.test", LOUPE_ADMIN_PASSWORD: "Bench12345",
   };
-  return { dataDir, env, config: { ...loadConfig(env), databaseUrl: null }, base: `http://127.0.0.1:${port}` };
+  return { dataDir, env, config: { ...loadConfig(env), databaseUrl }, base: `http://127.0.0.1:${port}` };
 }
 
 /** An approved user inserted through the repository, and a session token for it. */
