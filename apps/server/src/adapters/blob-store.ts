@@ -102,9 +102,12 @@ export function fsBlobStore(root: string): BlobStore {
     kind: 'fs',
     exists: async (sha) => (await stat(sha))?.isFile() ?? false,
     putFile: async (sha, tempFile) => {
-      const created = await place(sha, (target) => fs.promises.rename(tempFile, target));
-      if (!created) await fs.promises.rm(tempFile, { force: true });
-      return created;
+      try {
+        return await place(sha, (target) => fs.promises.rename(tempFile, target));
+      } finally {
+        // Stored twice, refused (a bad sha) or failed: the temp file goes either way (after a rename, a no-op).
+        await fs.promises.rm(tempFile, { force: true });
+      }
     },
     putBuffer: (sha, data) =>
       place(sha, async (target) => {
@@ -129,9 +132,10 @@ export function fsBlobStore(root: string): BlobStore {
       if (!(await stat(sha))) throw new BlobNotFound(sha);
       return pathOf(sha);
     },
-    remove: (sha) => fs.promises.rm(pathOf(sha), { force: true }),
+    // async: a bad sha rejects like every other call instead of throwing before there is a promise.
+    remove: async (sha) => fs.promises.rm(pathOf(sha), { force: true }),
     tempPath: () => path.join(tmp, randomBytes(12).toString('hex')),
-    signedUrl: async () => null,
+    signedUrl: async (sha) => (checkSha(sha), null),
     mtimeOf: async (sha) => (await stat(sha))?.mtimeMs ?? null,
     async *entries() {
       const shards = await fs.promises.readdir(root, { withFileTypes: true });
