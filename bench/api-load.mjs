@@ -18,8 +18,7 @@ function instance(opts) {
 /**
  * Drives `path` on every base URL at once for `duration` s with `connections` in all; returns rps (sum over
  * instances of completed requests / their duration), p50/p99/max of the merged histogram, errors (failed
- * requests: errors include timeouts; plus non-2xx answers), unanswered (in flight at the end) and per-instance rps
- * and p99.
+ * requests: errors include timeouts; plus non-2xx answers) and per-instance rps and p99.
  */
 export async function runLoad(bases, path, { headers, connections, duration, timeout = 10 }) {
   const per = Math.ceil(connections / bases.length);
@@ -36,8 +35,6 @@ export async function runLoad(bases, path, { headers, connections, duration, tim
     max: merged.latency.max,
     total: merged.requests.total,
     errors: merged.errors + merged.non2xx,
-    // Sent but neither answered nor timed out when the run stopped: a backlog autocannon counts nowhere else.
-    unanswered: raw.reduce((n, r) => n + r.totalRequests - r.totalCompletedRequests - r.errors, 0),
     timeouts: merged.timeouts,
     non2xx: merged.non2xx,
     each,

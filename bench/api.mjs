@@ -72,7 +72,7 @@ async function measure(label, servers, bases, token, big, pgPid) {
       console.log(
         `${label.padEnd(20)} ${r.name.padEnd(13)} c=${connections}: ${res.rps.toFixed(0).padStart(5)} req/s` +
           (res.each.length > 1 ? ` (${res.each.map((e) => `${e.rps.toFixed(0)} req/s p99 ${e.p99} ms`).join(" + ")})` : "") +
-          `, p50 ${res.p50} ms, p99 ${res.p99} ms, max ${res.max} ms, ${res.total} requests, errors ${res.errors} (timeouts ${res.timeouts}, non-2xx ${res.non2xx}), unanswered at the end ${res.unanswered}`,
+          `, p50 ${res.p50} ms, p99 ${res.p99} ms, max ${res.max} ms, ${res.total} requests, errors ${res.errors} (timeouts ${res.timeouts}, non-2xx ${res.non2xx})`,
       );
       const total = cpuServers.reduce((a, b) => a + b, 0) + cpuPg + cpuSelf;
       console.log(
