@@ -12,31 +12,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AuthPaths } from '@loupe/contracts';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
-import { openDatabase } from './db/database.js';
-import { usersRepo } from './db/users.js';
-import { sessionsRepo } from './db/sessions.js';
-import { tokensRepo } from './db/tokens.js';
-import { outboxRepo } from './db/outbox.js';
-import { oidcStatesRepo } from './db/oidc-states.js';
-import { modelsRepo } from './db/models.js';
-import { imagesRepo } from './db/images.js';
-import { labelsRepo } from './db/labels.js';
-import { annotationsRepo } from './db/annotations.js';
-import { testPredictionsRepo } from './db/test-predictions.js';
-import { jobsRepo } from './db/jobs.js';
-import { trainingsRepo } from './db/trainings.js';
-import { testRunsRepo } from './db/test-runs.js';
-import { testBus, trainingBus } from './runner/bus.js';
-import { createRunner, type Runner } from './runner/runner.js';
-import { fsBlobStore } from './adapters/blob-store.js';
-import { outboxMailer, smtpMailer } from './adapters/mailer.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installFilesCookie } from './http/auth-hooks.js';
 import { installTurns } from './http/turns.js';
 import { reqSerializer } from './http/log-redact.js';
 import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
-import { argon2Hasher } from './services/crypto.js';
 import type { Deps } from './services/deps.js';
+import { wire } from './wiring.js';
+import { redisConnection } from './adapters/redis.js';
+import { authRateLimit, rateLimitOptions } from './http/rate-limit.js';
 import { ensureFirstAdmin } from './services/admin.js';
 import { startSweeps } from './services/gallery/blob-cleanup.js';
 import { oidcService } from './services/oidc.js';
@@ -113,47 +97,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ajv: { customOptions: { allowUnionTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const database = await openDatabase(config, options.onQuery);
-  app.addHook('onClose', () => database.close());
-  const db = database.db;
-  const outbox = outboxRepo(db);
-  const now = options.now ?? Date.now;
-  const mailer = config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(outbox, now);
-  app.addHook('onClose', () => mailer.close());
-  const deps: Deps = {
-    config,
-    db,
-    users: usersRepo(db),
-    sessions: sessionsRepo(db),
-    tokens: tokensRepo(db),
-    outbox,
-    oidcStates: oidcStatesRepo(db),
-    mailer,
-    blobs: fsBlobStore(path.join(config.dataDir, 'blobs')),
-    models: modelsRepo(db),
-    images: imagesRepo(db),
-    labels: labelsRepo(db),
-    annotations: annotationsRepo(db),
-    testPredictions: testPredictionsRepo(db),
-    jobs: jobsRepo(db, { perAccount: config.fairUse.jobsPerAccount, lockOwner: database.dialect === 'postgres' }),
-    trainings: trainingsRepo(db),
-    // The runner needs deps and deps need the queue: bound just below, before anything can queue.
-    queue: { kick: () => runner.kick(), cancel: (id) => runner.cancel(id), inspect: (id) => runner.inspect(id) },
-    trainingEvents: trainingBus(),
-    testRuns: testRunsRepo(db),
-    testEvents: testBus(),
-    hasher: argon2Hasher(config.passwordHashing),
-    now,
-    log: {
-      info: (msg) => app.log.info(msg),
-      warn: (msg) => app.log.warn(msg),
-      error: (obj, msg) => app.log.error(obj, msg),
-    },
+  const log: Deps['log'] = {
+    info: (msg) => app.log.info(msg),
+    warn: (msg) => app.log.warn(msg),
+    error: (obj, msg) => app.log.error(obj, msg),
   };
-  const runner: Runner = createRunner(deps);
-  // preClose runs before the database closes: running engines are stopped and their trainings recorded.
-  app.addHook('preClose', () => runner.close());
-  await runner.start();
+  const wired = await wire(config, { now: options.now, onQuery: options.onQuery, log, runner: config.runner.inServer });
+  const deps = wired.deps;
+  // preClose runs before anything closes: running engines are stopped and their jobs recorded, then the ports go.
+  app.addHook('preClose', () => wired.close());
+  await wired.start();
   // Blob and temp files a crash left behind, now and every maintenance.sweepIntervalS (blob-cleanup.ts).
   const stopSweeps = await startSweeps(deps);
   app.addHook('preClose', () => stopSweeps());
@@ -167,14 +120,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(cookie);
   installFilesCookie(app);
   await app.register(formbody);
-  await app.register(rateLimit, {
-    global: true,
-    max: config.rateLimit.max,
-    timeWindow: config.rateLimit.windowMs,
-    // Only the API is limited: one page load fetches many static files.
-    allowList: (req) => !isApi(req.url),
-    errorResponseBuilder: () => new AppError('tooManyRequests'),
-  });
+  // With REDIS_URL every server instance counts one budget per address (http/rate-limit.ts).
+  const limiterRedis = config.redisUrl ? redisConnection(config.redisUrl, 'rate-limit', { failFast: true, log: (m) => log.warn(m) }) : null;
+  if (limiterRedis) app.addHook('onClose', async () => void (await limiterRedis.quit().catch(() => undefined)));
+  await app.register(rateLimit, rateLimitOptions(config, limiterRedis));
   await app.register(swagger, {
     openapi: {
       info: { title: 'Loupe API', version },
@@ -185,7 +134,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   await app.register(swaggerUi, { routePrefix: AuthPaths.docs, staticCSP: true, transformStaticCSP: docsCsp });
 
-  const strict = { max: config.rateLimit.authMax, timeWindow: config.rateLimit.windowMs };
+  const strict = authRateLimit(config);
   await app.register(systemRoutes(deps, version));
   await app.register(authRoutes(deps, strict));
   await app.register(registerRoutes(deps, strict));

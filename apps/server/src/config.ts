@@ -64,7 +64,68 @@ export interface Config {
   maintenance: MaintenanceConfig;
   /** Per-account limits on the job slots (issue 30 item 5). */
   fairUse: FairUseConfig;
+  /** Redis (REDIS_URL): with it the job queue is BullMQ, job events travel by pub/sub and rate limits are shared. */
+  redisUrl: string | null;
+  /** Where blobs live (the BlobStore port). */
+  storage: StorageConfig;
+  /** The job queue (the JobQueue port): leases and retries. */
+  queue: QueueConfig;
+  /** This process's runner (in the server for `npm start`, or `npm run runner`). */
+  runner: RunnerConfig;
 }
+
+export interface S3Config {
+  /** S3_ENDPOINT (MinIO, Ceph, R2 …); null = AWS's own for the region. */
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  /** S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY; null = the SDK's default chain (instance roles, ~/.aws). */
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** Path-style URLs (bucket in the path): what most S3-compatible servers want; on by default with an endpoint. */
+  forcePathStyle: boolean;
+  /** A key prefix ('loupe/') when the bucket is shared. */
+  prefix: string;
+}
+
+export interface StorageConfig {
+  /** null: files under DATA_DIR/blobs (the embedded default). */
+  s3: S3Config | null;
+  /** Local copies of S3 blobs that the engine reads as files (BLOB_CACHE_DIR, default DATA_DIR/blob-cache). */
+  cacheDir: string;
+  cacheMaxBytes: number;
+  /** How long a signed download URL stays valid (SIGNED_URL_TTL_S). */
+  signedUrlTtlS: number;
+  /** The origin signed URLs point at (the S3 endpoint's), for the page's Content-Security-Policy; null with files. */
+  publicOrigin: string | null;
+}
+
+export interface QueueConfig {
+  /** 'bullmq' with REDIS_URL (JOB_QUEUE=db keeps the table even then). */
+  kind: 'db' | 'bullmq';
+  /** A runner proves it is alive this often; a job whose runner stayed silent a whole lease is taken over (JOB_LEASE_S). */
+  leaseMs: number;
+  /** Runs of one job at most, counting takeovers after a runner died (JOB_MAX_ATTEMPTS). */
+  maxAttempts: number;
+}
+
+export interface RunnerConfig {
+  /** Whether this server runs jobs itself (RUNNER_IN_SERVER, default true; false when runners run apart). */
+  inServer: boolean;
+  /** This runner's name in leases and logs (RUNNER_ID, default <host>-<pid>). */
+  id: string;
+  /** Job kinds it takes (RUNNER_KINDS, comma-separated; default all). */
+  kinds: JobKindName[];
+  /** The device the engine trains on (RUNNER_DEVICE: cpu, cuda, cuda:N; default: the engine's choice). */
+  device: string | null;
+  /** GPUs one training uses at once (RUNNER_GPUS): above 1 the engine runs under torchrun (DDP). */
+  gpus: number;
+  /** Where jobs work (RUNNER_WORK_DIR, default DATA_DIR/jobs): local scratch, never shared. */
+  workDir: string;
+}
+
+export const JOB_KINDS = ['training', 'test', 'export', 'golden'] as const;
+export type JobKindName = (typeof JOB_KINDS)[number];
 
 export interface FairUseConfig {
   /** Jobs (queued + running, every kind) one account may have at once (JOB_MAX_PER_ACCOUNT). */
@@ -210,6 +271,41 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
+  let s3: S3Config | null = null;
+  const s3Bucket = str('S3_BUCKET');
+  const s3Endpoint = url('S3_ENDPOINT', ['http:', 'https:']);
+  const s3Key = str('S3_ACCESS_KEY_ID');
+  const s3Secret = str('S3_SECRET_ACCESS_KEY');
+  if ((s3Key === null) !== (s3Secret === null)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  if (s3Bucket) {
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(s3Bucket)) problems.push(`S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots, hyphens), got "${s3Bucket}"`);
+    const prefix = str('S3_PREFIX') ?? '';
+    if (prefix && !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/$/.test(prefix)) problems.push(`S3_PREFIX must be folder names ending with "/", e.g. "loupe/", got "${prefix}"`);
+    s3 = {
+      endpoint: s3Endpoint,
+      bucket: s3Bucket,
+      region: str('S3_REGION') ?? 'us-east-1',
+      accessKeyId: s3Key,
+      secretAccessKey: s3Secret,
+      forcePathStyle: str('S3_FORCE_PATH_STYLE') === null ? s3Endpoint !== null : bool('S3_FORCE_PATH_STYLE'),
+      prefix,
+    };
+  } else if (s3Endpoint || str('S3_REGION') || s3Key) {
+    problems.push('S3_BUCKET must be set to store blobs in S3 (S3_ENDPOINT, S3_REGION and the keys alone do nothing)');
+  }
+  const queueKind = str('JOB_QUEUE') ?? (redisUrl ? 'bullmq' : 'db');
+  if (queueKind !== 'db' && queueKind !== 'bullmq') problems.push(`JOB_QUEUE must be "db" or "bullmq", got "${queueKind}"`);
+  if (queueKind === 'bullmq' && !redisUrl) problems.push('JOB_QUEUE=bullmq needs REDIS_URL');
+  const kindsRaw = str('RUNNER_KINDS');
+  const kinds = kindsRaw ? kindsRaw.split(',').map((k) => k.trim()).filter(Boolean) : [...JOB_KINDS];
+  const badKinds = kinds.filter((k) => !(JOB_KINDS as readonly string[]).includes(k));
+  if (badKinds.length > 0 || kinds.length === 0) problems.push(`RUNNER_KINDS must be a comma-separated list of ${JOB_KINDS.join(', ')}, got "${kindsRaw}"`);
+  const runnerDevice = str('RUNNER_DEVICE')?.toLowerCase() ?? null;
+  if (runnerDevice !== null && !/^(cpu|cuda(:\d{1,2})?)$/.test(runnerDevice)) problems.push(`RUNNER_DEVICE must be cpu, cuda or cuda:N, got "${runnerDevice}"`);
+  const runnerId = str('RUNNER_ID') ?? `${os.hostname()}-${process.pid}`;
+  if (!/^[A-Za-z0-9._:-]{1,40}$/.test(runnerId)) problems.push(`RUNNER_ID must be 1-40 letters, digits, dots, colons, hyphens or underscores, got "${runnerId}"`);
+
   const trainingDevice = str('TRAINING_DEVICE')?.toLowerCase() ?? 'cpu';
   if (trainingDevice !== 'cpu' && trainingDevice !== 'cuda') problems.push(`TRAINING_DEVICE must be "cpu" or "cuda", got "${trainingDevice}"`);
 
@@ -274,12 +370,41 @@ export function loadConfig(env: Env = process.env): Config {
       maxImgszCpu: int('TRAINING_MAX_IMGSZ_CPU', Limits.trainingImgszCpu, 32, 4096),
       maxEpochs: int('TRAINING_MAX_EPOCHS', Limits.trainingEpochsMax, 1, 10_000),
     },
+    redisUrl,
+    storage: {
+      s3,
+      cacheDir: path.resolve(str('BLOB_CACHE_DIR') ?? path.join(dataDir, 'blob-cache')),
+      cacheMaxBytes: int('BLOB_CACHE_MAX_GB', 20, 1, 100_000) * 2 ** 30,
+      // A URL lives up to twice this (s3-blob-store.ts signs per window); S3 caps a signed URL at 7 days.
+      signedUrlTtlS: int('SIGNED_URL_TTL_S', 300, 30, 86_400),
+      publicOrigin: s3 ? s3Origin(s3) : null,
+    },
+    queue: {
+      kind: queueKind === 'bullmq' ? 'bullmq' : 'db',
+      leaseMs: int('JOB_LEASE_S', 30, 2, 3600) * 1000,
+      maxAttempts: int('JOB_MAX_ATTEMPTS', 3, 1, 20),
+    },
+    runner: {
+      inServer: str('RUNNER_IN_SERVER') === null ? true : bool('RUNNER_IN_SERVER'),
+      id: runnerId,
+      kinds: kinds.filter((k): k is JobKindName => (JOB_KINDS as readonly string[]).includes(k)),
+      device: runnerDevice,
+      gpus: int('RUNNER_GPUS', 1, 1, 64),
+      workDir: path.resolve(str('RUNNER_WORK_DIR') ?? path.join(dataDir, 'jobs')),
+    },
   };
   if (config.gallery.minSidePx > config.gallery.maxSidePx) {
     problems.push('IMAGE_MIN_SIDE_PX must not be greater than IMAGE_MAX_SIDE_PX');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** Where signed URLs point: the endpoint with the bucket in the path, or the bucket's own host name. */
+function s3Origin(s3: S3Config): string {
+  const base = new URL(s3.endpoint ?? `https://s3.${s3.region}.amazonaws.com`);
+  if (!s3.forcePathStyle) base.hostname = `${s3.bucket}.${base.hostname}`;
+  return base.origin;
 }
 
 export function isValidPassword(p: string): boolean {

@@ -26,7 +26,7 @@ export interface EventHub {
 }
 
 /** In-process fan-out, one channel per topic and subject id. */
-export function memoryEventHub(): EventHub {
+export function memoryEventHub(log?: { error(obj: unknown, msg?: string): void }): EventHub {
   const emitter = new EventEmitter();
   // Every open progress page is a listener; the default limit of 10 would warn on a busy server.
   emitter.setMaxListeners(0);
@@ -36,8 +36,16 @@ export function memoryEventHub(): EventHub {
       return {
         publish: (id, event) => void emitter.emit(`${name}:${id}`, event),
         subscribe(id, listener) {
-          emitter.on(`${name}:${id}`, listener);
-          return () => emitter.off(`${name}:${id}`, listener);
+          // emit() stops at a listener that throws and throws into the publisher (the runner): keep each apart.
+          const guarded = (event: E) => {
+            try {
+              listener(event);
+            } catch (e) {
+              log?.error(e, `a ${name} event listener failed`);
+            }
+          };
+          emitter.on(`${name}:${id}`, guarded);
+          return () => emitter.off(`${name}:${id}`, guarded);
         },
         ready: async () => undefined,
       };

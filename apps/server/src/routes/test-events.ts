@@ -24,6 +24,8 @@ export async function streamTestEvents(deps: Deps, model: Model, testId: number,
   let send: ((e: TestEvent) => void) | null = null;
   const unsubscribe = deps.testEvents.subscribe(testId, (e) => (send ? send(e) : live.push(e)));
   const sse = openSse(req, reply, unsubscribe);
+  // Over Redis a subscription is live once acknowledged: only then is the replay below sure to meet it.
+  await deps.testEvents.ready();
 
   const now = await getTest(deps, model, testId).catch(() => start);
   sse.write(sseFrame('progress', progressOf(now)));

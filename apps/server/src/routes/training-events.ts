@@ -23,6 +23,8 @@ export async function streamTrainingEvents(deps: Deps, model: Model, trainingId:
   let send: ((e: TrainingEvent) => void) | null = null;
   const unsubscribe = deps.trainingEvents.subscribe(trainingId, (e) => (send ? send(e) : live.push(e)));
   const sse = openSse(req, reply, unsubscribe);
+  // Over Redis a subscription is live once acknowledged: only then is the replay below sure to meet it.
+  await deps.trainingEvents.ready();
 
   let lastEpoch = after;
   for (const e of await deps.trainings.epochs(trainingId, after)) {

@@ -140,3 +140,21 @@ export function publicFailure(stored: string): string {
 export function engineEnv(pythonPath: string): NodeJS.ProcessEnv {
   return { ...process.env, PYTHONPATH: pythonPath, OMP_WAIT_POLICY: 'PASSIVE', PYTHONUNBUFFERED: '1', LOUPE_PARENT_PID: String(process.pid) };
 }
+
+/** The device the runner names (RUNNER_DEVICE) as a job.json key; none = the engine's own choice. */
+export function deviceSpec(deps: { config: { runner: { device: string | null } } }): { device?: string } {
+  return deps.config.runner.device ? { device: deps.config.runner.device } : {};
+}
+
+/**
+ * The command a training runs: the engine itself, or with RUNNER_GPUS above 1 the engine under torchrun, one
+ * process per GPU training one job with DistributedDataParallel (engine/HARDWARE.md, GPU runners).
+ */
+export function trainCommand(deps: { config: { engine: { command: string[] }; runner: { gpus: number } } }): string[] {
+  const { command } = deps.config.engine;
+  const gpus = deps.config.runner.gpus;
+  if (gpus <= 1) return command;
+  // ['/usr/bin/python3', '-m', 'loupe_engine'] → python3 -m torch.distributed.run --nproc_per_node=N -m loupe_engine
+  const [python, ...rest] = command;
+  return [python!, '-m', 'torch.distributed.run', '--standalone', `--nproc_per_node=${gpus}`, ...rest];
+}

@@ -5,7 +5,7 @@ import type { Job } from '../db/jobs.js';
 import { packsRepo, type Pack } from '../db/packs.js';
 import type { Deps } from '../services/deps.js';
 import { PACK_SHUTDOWN_REASON, setPackStatus, type ExportPayload } from '../services/delivery/packs.js';
-import { keep } from './artifacts.js';
+import { keep, linkBlob } from './artifacts.js';
 import { engineEnv, publicFailure, runEngine, type EngineEvent } from './engine.js';
 import { labelsRepo } from '../db/labels.js';
 import { measurementSettings } from '../services/measurement/settings.js';
@@ -27,9 +27,12 @@ export async function runExportJob(deps: Deps, job: Job, ctx: JobContext): Promi
   if (!pack) return;
   try {
     const file = await makePack(deps, pack, ctx);
+    if (ctx.lost()) return;
     const bytes = (await fs.promises.stat(file)).size;
     await setPackStatus(deps, pack.id, 'success', { artifact_sha: await keep(deps, file), bytes });
   } catch (e) {
+    // Another runner took the job over: it records the outcome.
+    if (ctx.lost()) return;
     if (!(e instanceof Stopped)) deps.log.warn(`pack ${pack.id} failed: ${(e as Error).stack ?? String(e)}`);
     const reason = e instanceof Stopped ? PACK_SHUTDOWN_REASON : publicFailure((e as Error).message);
     await setPackStatus(deps, pack.id, 'failed', { error: reason });
@@ -70,9 +73,9 @@ async function testedSettings(deps: Deps, trainingId: number, task: string): Pro
 async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string> {
   const training = await deps.trainings.byId(pack.training_id);
   const best = training ? (JSON.parse(training.artifacts) as Record<string, string>).best : undefined;
-  if (!training || !best || !deps.blobs.has(best)) throw new Error(failure('weightsMissing'));
+  if (!training || !best || !(await deps.blobs.exists(best))) throw new Error(failure('weightsMissing'));
   // A link: blobs are immutable and the engine only reads the checkpoint.
-  await fs.promises.symlink(deps.blobs.pathOf(best), path.join(ctx.workDir, 'best.pt'));
+  await linkBlob(deps, best, path.join(ctx.workDir, 'best.pt'));
   const tested = await testedSettings(deps, training.id, training.task);
 
   const exportOnnx = async (out: string, extra: string[]) => {

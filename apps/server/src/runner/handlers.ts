@@ -4,6 +4,7 @@ import type { Deps } from '../services/deps.js';
 import { packsRepo } from '../db/packs.js';
 import { PACK_SHUTDOWN_REASON, setPackStatus } from '../services/delivery/packs.js';
 import { failTraining } from '../services/training/resume.js';
+import { setTrainingStatus } from '../services/training/state.js';
 import { runGoldenJob } from '../services/measurement/golden.js';
 import { setTestStatus, TEST_SHUTDOWN_REASON } from '../services/testing/state.js';
 import { runExportJob } from './export-job.js';
@@ -19,6 +20,8 @@ export interface JobHandler {
   fail(deps: Deps, job: Job, reason: string): Promise<void>;
   /** Seconds the job may hold its slot before the runner stops it (ctx.timedOut); none when absent or null. */
   timeoutS?(deps: Deps, job: Job): Promise<number | null>;
+  /** Its runner died and the job waits for another (dispatch.ts): the subject shows it is queued again. */
+  requeued?(deps: Deps, job: Job): Promise<void>;
 }
 
 const training: JobHandler = {
@@ -32,8 +35,13 @@ const training: JobHandler = {
   },
   async fail(deps, job, reason) {
     const t = await deps.trainings.byJob(job.id);
-    // A checkpoint left in the training's folder keeps it resumable, also after a dead server.
+    // A checkpoint in the blob store keeps it resumable, also after a dead runner.
     if (t) await failTraining(deps, t.id, reason);
+  },
+  async requeued(deps, job) {
+    const t = await deps.trainings.byJob(job.id);
+    // The next runner resumes from the last epoch's checkpoint (training-job.ts): the epochs so far stay.
+    if (t) await setTrainingStatus(deps, t.id, 'queued');
   },
 };
 
@@ -56,7 +64,7 @@ const exportPack: JobHandler = {
 
 const golden: JobHandler = {
   run: runGoldenJob,
-  // Also after failRunning (a dead server) marked it failed with the training's shutdown reason: a golden job says 'stopped'.
+  // Also when the server stops under it (the training's shutdown reason): a golden job says 'stopped'.
   async fail(deps, job, reason) {
     const error = reason === SHUTDOWN_REASON ? failure('stopped') : reason;
     await deps.db.updateTable('jobs').set({ state: 'failed', error, finished_at: deps.now() }).where('id', '=', job.id).where('state', '!=', 'succeeded').execute();

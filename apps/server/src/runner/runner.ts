@@ -1,29 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Job } from '../db/jobs.js';
+import type { Job, JobKind } from '../db/jobs.js';
 import type { Deps } from '../services/deps.js';
+import type { JobQueue, Lease } from '../adapters/job-queue.js';
 import { failure } from '@loupe/contracts';
 import { procSampler, type ProcFigures, type ProcSampler } from '../services/monitor-proc.js';
 import { publicDetail, type EngineGpu, type EngineRun } from './engine.js';
 import { JOB_HANDLERS } from './handlers.js';
-import { SHUTDOWN_REASON } from './training-job.js';
 import { modelNameOf, recordUsage } from '../services/usage.js';
 
-/** How often a running job proves it is alive and looks for a stop asked by another process. */
-const HEARTBEAT_MS = 2000;
 /** Other processes may queue work too (and a kick can be lost): look again this often. */
 const POLL_MS = 3000;
-/** A job stopped for its time limit that ignores SIGTERM this long is killed. */
+/** A job stopped for its time limit (or whose lease was lost) that ignores SIGTERM this long is killed. */
 const KILL_AFTER_MS = 15_000;
 
 interface Running {
   job: Job;
+  lease: Lease;
   run: EngineRun | null;
   cancelled: boolean;
   /** Stopped because the server is shutting down, not by the user: the training fails, it is not cancelled. */
   shutdown: boolean;
   /** Stopped because it ran past its time limit (JobHandler.timeoutS): it fails with timeLimit. */
   timedOut: boolean;
+  /** The lease expired or the job left the queue: another runner owns it now, so this one records nothing. */
+  lost: boolean;
   /** The engine process's CPU and memory, sampled at each heartbeat (the monitor page). */
   sampler: ProcSampler | null;
   figures: ProcFigures | null;
@@ -38,15 +39,29 @@ export interface JobLive {
   gpu: EngineGpu | null;
 }
 
+export interface RunnerOptions {
+  queue: JobQueue;
+  /** This runner's name in leases and logs. */
+  id: string;
+  kinds: readonly JobKind[];
+  /** Jobs at once. */
+  concurrency: number;
+  /** Local scratch: each job works in <workRoot>/<job id>, deleted when it ends. */
+  workRoot: string;
+}
+
 /**
- * The in-process runner over the jobs table: up to `config.jobConcurrency` jobs at once, claimed in
- * priority-then-age order. Each job works in DATA_DIR/jobs/<id>, deleted when it ends.
+ * A runner: takes jobs from the JobQueue (up to `concurrency` at once, of its kinds), runs each through its
+ * handler, and proves it is alive by heartbeats on the lease. It lives inside the server (`npm start`) or in its
+ * own process (`npm run runner`, runner-main.ts) on any host with the engine: it needs the database and the
+ * blob store, no shared files. A runner that dies stops heartbeating; once its lease expires another runner
+ * takes the job over (dispatch.ts reaps) and a training resumes from its checkpoint in the blob store.
  */
-export function createRunner(deps: Deps) {
+export function createRunner(deps: Deps, opts: RunnerOptions) {
   const running = new Map<number, Running>();
   let closed = false;
   let filling = false;
-  const workRoot = path.join(deps.config.dataDir, 'jobs');
+  const heartbeatMs = Math.max(200, Math.min(2000, Math.floor(deps.config.queue.leaseMs / 3)));
 
   function terminate(r: Running) {
     r.cancelled = true;
@@ -54,22 +69,40 @@ export function createRunner(deps: Deps) {
     if (r.run && r.run.child.exitCode === null) r.run.child.kill('SIGTERM');
   }
 
-  async function execute(job: Job) {
-    const entry: Running = { job, run: null, cancelled: false, shutdown: false, timedOut: false, sampler: null, figures: null };
+  async function beat(entry: Running) {
+    if (entry.lost) return;
+    const held = await opts.queue.heartbeat(entry.lease);
+    if (!held) {
+      deps.log.warn(`job ${entry.job.id} (${entry.job.kind}): lease lost, another runner owns it now; stopping here`);
+      entry.lost = true;
+      terminate(entry);
+      setTimeout(() => {
+        if (entry.run && entry.run.child.exitCode === null) entry.run.child.kill('SIGKILL');
+      }, KILL_AFTER_MS).unref();
+      return;
+    }
+    await deps.jobs.update(entry.job.id, { heartbeat_at: deps.now() });
+    const pid = entry.run?.child.pid;
+    if (pid !== undefined && entry.run?.child.exitCode === null) {
+      entry.sampler ??= procSampler(pid);
+      entry.figures = await entry.sampler.sample();
+    }
+    const fresh = await deps.jobs.find(entry.job.id);
+    if (fresh?.cancel_requested) terminate(entry);
+  }
+
+  async function execute(job: Job, lease: Lease) {
+    const entry: Running = { job, lease, run: null, cancelled: false, shutdown: false, timedOut: false, lost: false, sampler: null, figures: null };
     running.set(job.id, entry);
-    const workDir = path.join(workRoot, String(job.id));
-    const beat = setInterval(() => {
-      void (async () => {
-        await deps.jobs.update(job.id, { heartbeat_at: deps.now() });
-        const pid = entry.run?.child.pid;
-        if (pid !== undefined && entry.run?.child.exitCode === null) {
-          entry.sampler ??= procSampler(pid);
-          entry.figures = await entry.sampler.sample();
-        }
-        const fresh = await deps.jobs.find(job.id);
-        if (fresh?.cancel_requested) terminate(entry);
-      })().catch((e: unknown) => deps.log.error(e, 'job heartbeat failed'));
-    }, HEARTBEAT_MS);
+    const workDir = path.join(opts.workRoot, String(job.id));
+    let beating = false;
+    const beater = setInterval(() => {
+      if (beating) return;
+      beating = true;
+      beat(entry)
+        .catch((e: unknown) => deps.log.error(e, 'job heartbeat failed'))
+        .finally(() => (beating = false));
+    }, heartbeatMs);
     let limit: NodeJS.Timeout | undefined;
     let kill: NodeJS.Timeout | undefined;
     // For the usage ledger, should the model be deleted before the job ends.
@@ -93,6 +126,7 @@ export function createRunner(deps: Deps) {
       }
       await handler.run(deps, job, {
         workDir,
+        attempt: lease.attempt,
         onStart: (run) => {
           entry.run = run;
           // A first sample now, so the next heartbeat already knows the CPU share of its interval.
@@ -102,35 +136,54 @@ export function createRunner(deps: Deps) {
           }
           if (entry.cancelled) terminate(entry);
         },
-        cancelled: () => entry.cancelled && !entry.shutdown && !entry.timedOut,
-        shuttingDown: () => entry.shutdown,
-        timedOut: () => entry.timedOut && !entry.shutdown,
+        cancelled: () => entry.cancelled && !entry.shutdown && !entry.timedOut && !entry.lost,
+        shuttingDown: () => entry.shutdown && !entry.lost,
+        timedOut: () => entry.timedOut && !entry.shutdown && !entry.lost,
+        lost: () => entry.lost,
       });
     } catch (e) {
       deps.log.error(e, `job ${job.id} failed`);
       // The user reads the reason: one line, no server paths (the log above has the whole error).
-      await JOB_HANDLERS[job.kind]?.fail(deps, job, failure('engineExited', `the runner failed: ${publicDetail((e as Error).message)}`)).catch(() => undefined);
+      if (!entry.lost) await JOB_HANDLERS[job.kind]?.fail(deps, job, failure('engineExited', `the runner failed: ${publicDetail((e as Error).message)}`)).catch(() => undefined);
     } finally {
       clearTimeout(limit);
       clearTimeout(kill);
-      clearInterval(beat);
-      // The job's end is recorded by now: write its usage entry (kept when the model is deleted later). Before
-      // leaving `running`, so a shutdown waits for it.
-      await recordUsage(deps, job, usage).catch((e: unknown) => deps.log.error(e, `usage of job ${job.id} not recorded`));
+      clearInterval(beater);
+      if (!entry.lost) {
+        // The job's end is recorded by now: write its usage entry (kept when the model is deleted later). Before
+        // leaving `running`, so a shutdown waits for it.
+        await recordUsage(deps, job, usage).catch((e: unknown) => deps.log.error(e, `usage of job ${job.id} not recorded`));
+        await opts.queue.complete(lease).catch((e: unknown) => deps.log.error(e, `job ${job.id} not released`));
+      }
       running.delete(job.id);
       await fs.promises.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
       kick();
     }
   }
 
+  /** Takes one leased job: its row as the database has it now, marked running by this runner. */
+  async function take(lease: Lease): Promise<Job | null> {
+    const row = await deps.jobs.find(lease.jobId);
+    // Cancelled while it waited, or its model deleted: nothing to run.
+    if (!row || (row.state !== 'queued' && row.state !== 'running')) {
+      await opts.queue.complete(lease);
+      return null;
+    }
+    const now = deps.now();
+    // The db queue marked the row when it leased it; BullMQ's lease is in Redis, so the record follows here.
+    await deps.jobs.update(row.id, { state: 'running', attempts: lease.attempt, started_at: row.started_at ?? now, heartbeat_at: now, lease_owner: opts.queue.kind === 'db' ? row.lease_owner : opts.id });
+    return { ...row, state: 'running', attempts: lease.attempt };
+  }
+
   async function fill() {
     if (filling || closed) return;
     filling = true;
     try {
-      while (!closed && running.size < deps.config.jobConcurrency) {
-        const job = await deps.jobs.claim(deps.now());
-        if (!job) break;
-        void execute(job);
+      while (!closed && running.size < opts.concurrency) {
+        const lease = await opts.queue.claim(opts.id, opts.kinds);
+        if (!lease) break;
+        const job = await take(lease);
+        if (job) void execute(job, lease);
       }
     } catch (e) {
       deps.log.error(e, 'claiming a job failed');
@@ -147,16 +200,8 @@ export function createRunner(deps: Deps) {
   poll.unref();
 
   return {
-    /** Marks jobs a dead server left running as failed (their trainings too), then starts taking work. */
-    async start(): Promise<void> {
-      const orphans = await deps.jobs.failRunning(SHUTDOWN_REASON, deps.now());
-      for (const job of orphans) {
-        await JOB_HANDLERS[job.kind]?.fail(deps, job, SHUTDOWN_REASON);
-        await recordUsage(deps, job, { startedAt: Number(job.started_at ?? job.finished_at ?? deps.now()), modelName: '' }).catch((e: unknown) =>
-          deps.log.error(e, `usage of job ${job.id} not recorded`),
-        );
-        await fs.promises.rm(path.join(workRoot, String(job.id)), { recursive: true, force: true });
-      }
+    id: opts.id,
+    start(): void {
       kick();
     },
     kick,
@@ -173,6 +218,8 @@ export function createRunner(deps: Deps) {
       if (!r) return null;
       return { pid: r.run?.child.pid ?? null, figures: r.figures, logs: r.run?.logs() ?? [], gpu: r.run?.gpu() ?? null };
     },
+    /** Jobs running here now. */
+    busy: () => running.size,
     /** On shutdown: stop every engine and wait, so no training is left marked running. */
     async close(): Promise<void> {
       closed = true;

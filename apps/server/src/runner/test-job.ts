@@ -8,7 +8,9 @@ import type { Deps } from '../services/deps.js';
 import { cocoManifest, labeledClassSets, type CocoCategory, type CocoManifest } from '../services/training/snapshot.js';
 import { publishProgress, setTestStatus, STOPPED_REASON, TEST_SHUTDOWN_REASON } from '../services/testing/state.js';
 import { recordResults, type EngineResult, type PreparedTest } from '../services/testing/record.js';
-import { engineEnv, runEngine, type EngineEvent } from './engine.js';
+import { deviceSpec, engineEnv, runEngine, type EngineEvent } from './engine.js';
+import { linkBlob } from './artifacts.js';
+import { BlobNotFound } from '../adapters/blob-store.js';
 import type { JobContext } from './training-job.js';
 
 export interface TestPayload {
@@ -23,9 +25,9 @@ export interface TestPayload {
 async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<PreparedTest | { error: string }> {
   const training = await deps.trainings.byId(run.training_id);
   const best = training ? (JSON.parse(training.artifacts) as Record<string, string>).best : undefined;
-  if (!training || !best || !deps.blobs.has(best)) return { error: failure('weightsMissing', `v${run.version}`) };
+  if (!training || !best || !(await deps.blobs.exists(best))) return { error: failure('weightsMissing', `v${run.version}`) };
   const snapshot = await deps.trainings.snapshot(training.snapshot_id);
-  const trained = JSON.parse(await fs.promises.readFile(deps.blobs.pathOf(snapshot.manifest_sha), 'utf8')) as CocoManifest;
+  const trained = JSON.parse((await deps.blobs.readBuffer(snapshot.manifest_sha)).toString('utf8')) as CocoManifest;
   // A label's name is how the weights know it; renaming or deleting one raises data_version, so they still match.
   const labelByName = new Map((await deps.labels.list(run.model_id)).map((l) => [l.name, l.id]));
   const categories: CocoCategory[] = [];
@@ -48,15 +50,18 @@ async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<Pr
   const imagesDir = path.join(workDir, 'images');
   await fs.promises.mkdir(imagesDir, { recursive: true });
   for (const [file, sha] of Object.entries(blobs)) {
-    const blob = deps.blobs.pathOf(sha);
-    if (!fs.existsSync(blob)) return { error: failure('imagesMissing', images.find((i) => i.sha256 === sha)?.name ?? file) };
-    // Blobs never change: the engine reads the stored bytes through links, nothing is copied.
-    await fs.promises.symlink(blob, path.join(imagesDir, file));
+    try {
+      // Blobs never change: the engine reads the stored bytes through links, nothing is copied.
+      await linkBlob(deps, sha, path.join(imagesDir, file));
+    } catch (e) {
+      if (!(e instanceof BlobNotFound)) throw e;
+      return { error: failure('imagesMissing', images.find((i) => i.sha256 === sha)?.name ?? file) };
+    }
   }
-  await fs.promises.symlink(deps.blobs.pathOf(best), path.join(workDir, 'best.pt'));
+  await linkBlob(deps, best, path.join(workDir, 'best.pt'));
   await fs.promises.writeFile(path.join(workDir, 'test.json'), JSON.stringify(manifest));
   const settings = parseTestSettings(run.settings);
-  const spec = { model: 'best.pt', data: 'test.json', images: 'images', out: 'predictions.json', test: settings };
+  const spec = { model: 'best.pt', data: 'test.json', images: 'images', out: 'predictions.json', test: settings, ...deviceSpec(deps) };
   await fs.promises.writeFile(path.join(workDir, 'job.json'), JSON.stringify(spec, null, 1));
   return { images, annotations, categories, task: training.task, ...(classSets ? { classSets } : {}) };
 }
@@ -103,6 +108,8 @@ export async function runTestJob(deps: Deps, job: Job, ctx: JobContext): Promise
   });
   ctx.onStart(engine);
   const code = await engine.exited;
+  // Another runner took the job over: it records the outcome.
+  if (ctx.lost()) return;
   if (ctx.cancelled()) return setTestStatus(deps, run.id, 'failed', STOPPED_REASON);
   if (ctx.shuttingDown()) return setTestStatus(deps, run.id, 'failed', TEST_SHUTDOWN_REASON);
   if (code === 0 && results) {

@@ -20,9 +20,12 @@ import type { TestRunsRepo } from '../db/test-runs.js';
 import type { TestBus, TrainingBus } from '../runner/bus.js';
 import type { JobLive } from '../runner/runner.js';
 
-/** The job queue port: services queue rows and nudge it; the runner does the work. */
-export interface JobQueue {
-  /** Look for queued work now. */
+/**
+ * What services do with jobs: they queue a row in their transaction and kick; the kick hands it to the JobQueue
+ * (adapters/job-queue.ts) and wakes this process's runner, if it has one.
+ */
+export interface JobControl {
+  /** Hand queued rows to the queue and look for work now. */
   kick(): void;
   /** Stop a job running in this process; false when it is not running here. */
   cancel(jobId: number): boolean;
@@ -48,7 +51,7 @@ export interface Deps {
   testPredictions: TestPredictionsRepo;
   jobs: JobsRepo;
   trainings: TrainingsRepo;
-  queue: JobQueue;
+  queue: JobControl;
   trainingEvents: TrainingBus;
   testRuns: TestRunsRepo;
   testEvents: TestBus;

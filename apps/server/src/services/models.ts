@@ -5,7 +5,7 @@ import type { ModelRow } from '../db/models.js';
 import type { User } from '../db/users.js';
 import type { Deps } from './deps.js';
 import { removeBlobsIfUnused } from './gallery/blob-cleanup.js';
-import { removeTrainingDir } from './training/workdir.js';
+import { checkpointShas } from './training/workdir.js';
 import { checkName } from './rules.js';
 
 /** Trimmed, non-empty and within the length limit; the field key names it in the message. */
@@ -119,18 +119,19 @@ export async function listModels(deps: Deps, user: User, q: ModelListQuery): Pro
 
 /** What a model's trainings left besides its images: snapshot bytes, manifests, weights, results and packs. */
 async function outputsOfModel(deps: Deps, modelId: number) {
-  const trainings = await deps.db.selectFrom('trainings').select(['id', 'artifacts']).where('model_id', '=', modelId).execute();
+  const trainings = await deps.db.selectFrom('trainings').select(['id', 'artifacts', 'checkpoint']).where('model_id', '=', modelId).execute();
   const snapshots = deps.db.selectFrom('dataset_snapshots').where('model_id', '=', modelId);
   const frozen = await deps.db.selectFrom('snapshot_blobs').select('sha256').distinct().where('snapshot_id', 'in', snapshots.select('id')).execute();
   const manifests = await snapshots.select('manifest_sha').execute();
   const packs = await deps.db.selectFrom('model_packs').select('artifact_sha').where('model_id', '=', modelId).where('artifact_sha', 'is not', null).execute();
   return {
-    trainingIds: trainings.map((t) => t.id),
     frozen: frozen.map((r) => r.sha256),
     outputs: [
       ...manifests.map((m) => m.manifest_sha),
       ...trainings.flatMap((t) => Object.values(JSON.parse(t.artifacts) as Record<string, string>)),
       ...packs.map((p) => p.artifact_sha!),
+      // Failed versions may keep a checkpoint for a resume.
+      ...trainings.flatMap(checkpointShas),
     ],
   };
 }
@@ -138,7 +139,7 @@ async function outputsOfModel(deps: Deps, modelId: number) {
 /**
  * Deletes the model with its images, labels, annotations, trainings, tests and packs (cascade), then what only
  * it used: image and snapshot blobs nobody else refers to, its trainings' weights, results and manifests, its
- * packs, and the folders failed trainings kept for a resume. Refused while a training or test runs: stop it
+ * packs, and the checkpoints failed trainings kept for a resume. Refused while a training or test runs: stop it
  * first.
  */
 export async function deleteModel(deps: Deps, user: User, modelId: number): Promise<void> {
@@ -150,5 +151,4 @@ export async function deleteModel(deps: Deps, user: User, modelId: number): Prom
   await deps.models.remove(user.id, modelId);
   // Content-addressed: identical bytes elsewhere share a key, so each is kept while another row names it.
   await removeBlobsIfUnused(deps, [...shas, ...left.frozen, ...left.outputs]);
-  for (const id of left.trainingIds) await removeTrainingDir(deps, id);
 }

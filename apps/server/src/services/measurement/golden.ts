@@ -127,6 +127,8 @@ export async function runGoldenJob(deps: Deps, job: Job, ctx: JobContext): Promi
   });
   ctx.onStart(engine);
   const code = await engine.exited;
+  // Another runner took the job over: it records the outcome.
+  if (ctx.lost()) return;
   if (ctx.timedOut()) return finishGolden(deps, job.id, { error: failure('timeLimit', `${deps.config.fairUse.goldenTimeoutS} s`) });
   if (ctx.cancelled() || ctx.shuttingDown()) return finishGolden(deps, job.id, { error: failure('stopped') });
   if (code !== 0) {

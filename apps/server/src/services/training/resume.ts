@@ -5,7 +5,7 @@ import type { User } from '../../db/users.js';
 import type { Deps } from '../deps.js';
 import { setTrainingStatus } from './state.js';
 import { getTraining } from './trainings.js';
-import { hasCheckpoint, removeTrainingDir } from './workdir.js';
+import { dropCheckpoint, hasCheckpoint } from './workdir.js';
 
 function isUniqueViolation(e: unknown): boolean {
   const err = e as { code?: string; message?: string };
@@ -13,12 +13,12 @@ function isUniqueViolation(e: unknown): boolean {
 }
 
 /**
- * Ends a training failed. With an epoch checkpoint in its folder it stays resumable (the folder is kept);
- * without one, or when the engine said the checkpoint cannot continue, the folder goes.
+ * Ends a training failed. With an epoch checkpoint in the blob store it stays resumable (the checkpoint is kept);
+ * without one, or when the engine said the checkpoint cannot continue, the checkpoint goes.
  */
 export async function failTraining(deps: Deps, trainingId: number, reason: string, opts: { resumable?: boolean } = {}): Promise<void> {
-  const resumable = opts.resumable !== false && hasCheckpoint(deps, trainingId);
-  if (!resumable) await removeTrainingDir(deps, trainingId);
+  const resumable = opts.resumable !== false && (await hasCheckpoint(deps, trainingId));
+  if (!resumable) await dropCheckpoint(deps, trainingId);
   await deps.trainings.update(trainingId, { resumable: resumable ? 1 : 0 });
   await setTrainingStatus(deps, trainingId, 'failed', reason);
 }
@@ -30,7 +30,7 @@ export async function failTraining(deps: Deps, trainingId: number, reason: strin
 export async function resumeTraining(deps: Deps, user: User, model: Model, trainingId: number): Promise<TrainingData> {
   const t = await deps.trainings.find(model.id, trainingId);
   if (!t) fail('notFound');
-  if (t.status !== 'failed' || t.resumable !== 1 || !hasCheckpoint(deps, t.id)) fail('trainingNotResumable');
+  if (t.status !== 'failed' || t.resumable !== 1 || !(await hasCheckpoint(deps, t.id))) fail('trainingNotResumable');
   if (await deps.trainings.active(model.id)) fail('ongoingTraining');
   const now = deps.now();
   try {

@@ -1,20 +1,70 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.js';
+import { removeBlobsIfUnused } from '../gallery/blob-cleanup.js';
+import { keep } from '../../runner/artifacts.js';
 
 /**
- * A training works in DATA_DIR/trainings/<id>, not in its job's folder: the folder outlives a failed job so
- * the training can resume from RUN/last.pt with a new job. Success and cancel delete it.
+ * A training's last epoch checkpoint lives in the blob store (trainings.checkpoint = { last, best? } hashes), not
+ * in a folder of the machine that trained it: any runner can resume it, after the user asks or after the runner
+ * died (issue 34). The engine's run folder (`RUN/last.pt`, `RUN/best.pt`, written atomically every epoch) is the
+ * runner's local scratch.
  */
-export function trainingDir(deps: Deps, trainingId: number): string {
-  return path.join(deps.config.dataDir, 'trainings', String(trainingId));
+export interface Checkpoint {
+  last: string;
+  best?: string;
 }
 
-/** The engine's per-epoch checkpoint (engine README: `RUN/last.pt`, written atomically every epoch). */
-export function hasCheckpoint(deps: Deps, trainingId: number): boolean {
-  return fs.existsSync(path.join(trainingDir(deps, trainingId), 'run', 'last.pt'));
+export function checkpointOf(row: { checkpoint: string | null } | undefined): Checkpoint | null {
+  if (!row?.checkpoint) return null;
+  const c = JSON.parse(row.checkpoint) as Partial<Checkpoint>;
+  return typeof c.last === 'string' ? { last: c.last, ...(typeof c.best === 'string' ? { best: c.best } : {}) } : null;
 }
 
-export async function removeTrainingDir(deps: Deps, trainingId: number): Promise<void> {
-  await fs.promises.rm(trainingDir(deps, trainingId), { recursive: true, force: true });
+/** The blobs a checkpoint holds (the orphan sweep and deletes count them as used). */
+export function checkpointShas(row: { checkpoint: string | null } | undefined): string[] {
+  const c = checkpointOf(row);
+  return c ? [c.last, ...(c.best ? [c.best] : [])] : [];
+}
+
+export async function hasCheckpoint(deps: Deps, trainingId: number): Promise<boolean> {
+  return checkpointOf(await deps.trainings.byId(trainingId)) !== null;
+}
+
+/**
+ * Stores the run folder's last.pt (and best.pt) as the training's checkpoint, then lets the previous epoch's
+ * files go. Called after each epoch event: the engine saves before it reports the epoch.
+ */
+export async function saveCheckpoint(deps: Deps, trainingId: number, runDir: string): Promise<void> {
+  const last = path.join(runDir, 'last.pt');
+  if (!fs.existsSync(last)) return;
+  const before = checkpointShas(await deps.trainings.byId(trainingId));
+  const best = path.join(runDir, 'best.pt');
+  const next: Checkpoint = { last: await keep(deps, last), ...(fs.existsSync(best) ? { best: await keep(deps, best) } : {}) };
+  await deps.trainings.update(trainingId, { checkpoint: JSON.stringify(next) });
+  const gone = before.filter((sha) => sha !== next.last && sha !== next.best);
+  if (gone.length > 0) await removeBlobsIfUnused(deps, gone);
+}
+
+/** Lays the stored checkpoint out in a run folder for `train --resume`; false when there is none (or its bytes are gone). */
+export async function restoreCheckpoint(deps: Deps, trainingId: number, runDir: string): Promise<boolean> {
+  const c = checkpointOf(await deps.trainings.byId(trainingId));
+  if (!c) return false;
+  await fs.promises.mkdir(runDir, { recursive: true });
+  for (const [name, sha] of [['last.pt', c.last], ['best.pt', c.best]] as const) {
+    if (!sha) continue;
+    if (!(await deps.blobs.exists(sha))) return false;
+    // A copy: the engine replaces these files every epoch.
+    await fs.promises.copyFile(await deps.blobs.localFile(sha), path.join(runDir, `${name}.part`));
+    await fs.promises.rename(path.join(runDir, `${name}.part`), path.join(runDir, name));
+  }
+  return true;
+}
+
+/** Forgets a training's checkpoint (success, cancel, a failure that cannot resume, a deleted version) and its unused blobs. */
+export async function dropCheckpoint(deps: Deps, trainingId: number): Promise<void> {
+  const shas = checkpointShas(await deps.trainings.byId(trainingId));
+  if (shas.length === 0) return;
+  await deps.trainings.update(trainingId, { checkpoint: null });
+  await removeBlobsIfUnused(deps, shas);
 }
