@@ -213,7 +213,7 @@ describe('a failed training shows the failure in the user’s language, without 
       .select('dataset_snapshots.manifest_sha')
       .where('trainings.id', '=', first.data.id)
       .executeTakeFirstOrThrow();
-    const file = t.app.deps.blobs.pathOf(row.manifest_sha);
+    const file = await t.app.deps.blobs.localFile(row.manifest_sha);
     const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(file, JSON.stringify({ ...manifest, annotations: 5 }));
 

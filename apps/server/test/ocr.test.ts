@@ -145,7 +145,7 @@ describe('an OCR model on the real engine', () => {
     const best = (JSON.parse((await t.app.deps.db.selectFrom('trainings').select('artifacts').where('id', '=', training.id).executeTakeFirstOrThrow()).artifacts) as { best: string }).best;
     const env = { ...process.env, PYTHONPATH: path.join(ROOT, 'engine'), OMP_WAIT_POLICY: 'PASSIVE' };
     const sdkJson = JSON.parse(fs.readFileSync(path.join(dir, 'sdk.json'), 'utf8')) as { conf: number };
-    await run(PY, ['-m', 'loupe_engine', 'test', '--model', t.app.deps.blobs.pathOf(best), '--data', path.join(work, 'probe.json'), '--images', work, '--out', path.join(work, 'pred.json'), '--conf', String(sdkJson.conf)], { env });
+    await run(PY, ['-m', 'loupe_engine', 'test', '--model', await t.app.deps.blobs.localFile(best), '--data', path.join(work, 'probe.json'), '--images', work, '--out', path.join(work, 'pred.json'), '--conf', String(sdkJson.conf)], { env });
     const engine = JSON.parse(fs.readFileSync(path.join(work, 'pred.json'), 'utf8')) as { image_id: number; rbox: number[]; score: number; text: string; text_score: number }[];
 
     const modules = path.join(dir, 'node', 'node_modules');

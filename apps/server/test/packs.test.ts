@@ -152,7 +152,7 @@ describe('SDK pack: runnable Node and Python SDKs', () => {
     const coco = { images: [{ id: 1, file_name: 'probe.png', width: 64, height: 64 }], annotations: [], categories: [{ id: 1, name: 'part' }] };
     await fs.promises.writeFile(path.join(work, 'probe.json'), JSON.stringify(coco));
     const env = { ...process.env, PYTHONPATH: path.join(ROOT, 'engine'), OMP_WAIT_POLICY: 'PASSIVE' };
-    await run(PY, ['-m', 'loupe_engine', 'test', '--model', t.app.deps.blobs.pathOf(best), '--data', path.join(work, 'probe.json'), '--images', work, '--out', path.join(work, 'pred.json'), '--conf', '0.25'], { env });
+    await run(PY, ['-m', 'loupe_engine', 'test', '--model', await t.app.deps.blobs.localFile(best), '--data', path.join(work, 'probe.json'), '--images', work, '--out', path.join(work, 'pred.json'), '--conf', '0.25'], { env });
     const engine = (JSON.parse(fs.readFileSync(path.join(work, 'pred.json'), 'utf8')) as { bbox: number[]; score: number }[])
       .sort((a, b) => b.score - a.score)
       .map((p) => [p.bbox[0]!, p.bbox[1]!, p.bbox[0]! + p.bbox[2]!, p.bbox[1]! + p.bbox[3]!]);
@@ -224,7 +224,7 @@ describe('deleting the model', () => {
       ...manifests.map((x) => x.manifest_sha),
     ];
     expect(outputs.length).toBeGreaterThanOrEqual(4);
-    for (const sha of outputs) expect(blobs.has(sha), sha).toBe(true);
+    for (const sha of outputs) expect(await blobs.exists(sha), sha).toBe(true);
     // As a failed training keeps its folder for a resume.
     const kept = path.join(t.config.dataDir, 'trainings', String(trainings[0]!.id), 'run');
     fs.mkdirSync(kept, { recursive: true });
@@ -232,7 +232,7 @@ describe('deleting the model', () => {
 
     const r = await call(t.app, 'DELETE', `/api/models/${m.model.id}`, undefined, { token });
     expect(r.code, r.message).toBe(0);
-    for (const sha of outputs) expect(blobs.has(sha), sha).toBe(false);
+    for (const sha of outputs) expect(await blobs.exists(sha), sha).toBe(false);
     expect(fs.existsSync(path.dirname(kept))).toBe(false);
     expect(await db.selectFrom('trainings').select('id').where('model_id', '=', m.model.id).execute()).toEqual([]);
   });

@@ -50,7 +50,7 @@ describe('pretrained cannot load a file of the user’s choosing (issue 30 item 
     const up = await send(t.app, alice, uploadUrl(modelId), [{ filename: 'evil.bmp', data, type: 'image/bmp' }]);
     expect(up.code, up.message).toBe(0);
     const stored = await t.app.deps.db.selectFrom('images').select('sha256').where('model_id', '=', modelId).where('sha256', '=', createHash('sha256').update(data).digest('hex')).executeTakeFirst();
-    blobPath = t.app.deps.blobs.pathOf(stored?.sha256 ?? (await t.app.deps.db.selectFrom('images').select('sha256').where('model_id', '=', modelId).orderBy('id', 'desc').executeTakeFirstOrThrow()).sha256);
+    blobPath = await t.app.deps.blobs.localFile(stored?.sha256 ?? (await t.app.deps.db.selectFrom('images').select('sha256').where('model_id', '=', modelId).orderBy('id', 'desc').executeTakeFirstOrThrow()).sha256);
     expect(fs.existsSync(blobPath)).toBe(true);
   });
 
@@ -155,7 +155,7 @@ describe('pretrained cannot load a file of the user’s choosing (issue 30 item 
     expect(done.params.pretrained).toBe(String(source));
     // The engine's own record of its config (results.json): the server's copy in the training's folder.
     const results = (await t.app.deps.db.selectFrom('trainings').select('artifacts').where('id', '=', r.data.id).executeTakeFirstOrThrow()).artifacts;
-    const config = (JSON.parse(fs.readFileSync(t.app.deps.blobs.pathOf((JSON.parse(results) as { results: string }).results), 'utf8')) as { config: { pretrained: string } }).config;
+    const config = (JSON.parse((await t.app.deps.blobs.readBuffer((JSON.parse(results) as { results: string }).results)).toString('utf8')) as { config: { pretrained: string } }).config;
     expect(config.pretrained).toBe(path.join(t.config.dataDir, 'trainings', String(r.data.id), 'pretrained.pt'));
     expect(fs.existsSync(marker)).toBe(false);
   }, 180_000);
@@ -188,7 +188,7 @@ describe('the job resolves pretrained again when it runs (engineParams)', () => 
 
     expect(await engineParams(t.app.deps, aliceId, stored, dir, false)).toEqual({ epochs: 1, pretrained: copy });
     const artifacts = (await db.selectFrom('trainings').select('artifacts').where('id', '=', s.trainingId).executeTakeFirstOrThrow()).artifacts;
-    expect(fs.readFileSync(copy).equals(fs.readFileSync(blobs.pathOf((JSON.parse(artifacts) as { best: string }).best)))).toBe(true);
+    expect(fs.readFileSync(copy).equals(await blobs.readBuffer((JSON.parse(artifacts) as { best: string }).best))).toBe(true);
     // A job of another account never gets them.
     await expect(engineParams(t.app.deps, bobId, stored, fs.mkdtempSync(path.join(t.config.dataDir, 'job-')), false)).rejects.toMatchObject({ key: 'pretrainedNotFound' });
 

@@ -19,7 +19,8 @@ import { ok, responses } from '../http/envelope.js';
 import { requireUser, userOf } from '../http/auth-hooks.js';
 import type { Deps } from '../services/deps.js';
 import { ownModel } from '../services/models.js';
-import { deleteImages, imageAnnotations, imageBytes, listImages } from '../services/gallery/images.js';
+import { deleteImages, imageAnnotations, imageBlob, listImages } from '../services/gallery/images.js';
+import { sendBlob } from '../http/blob-reply.js';
 import { autoSplit } from '../services/gallery/auto-split.js';
 import { exportDataset } from '../services/formats/export.js';
 
@@ -49,9 +50,9 @@ export function imageRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     );
     for (const which of ['original', 'thumbnail'] as const) {
       app.get(DatasetPaths[which], { schema: { tags, params: ImageParams, querystring: FileQuery }, preHandler: files }, async (req, reply) => {
-        const file = await imageBytes(deps, await model(req), req.params.imageId, which);
+        const file = await imageBlob(deps, await model(req), req.params.imageId, which);
         // Content-addressed: the bytes behind this URL never change, but they are private to the account.
-        return reply.type(file.type).header('cache-control', 'private, max-age=31536000, immutable').header('etag', `"${file.sha}"`).send(file.stream);
+        return sendBlob(deps, req, reply, { sha: file.sha, contentType: file.type, cacheControl: 'private, max-age=31536000, immutable', etag: `"${file.sha}"` });
       });
     }
     app.get(DatasetPaths.annotations, { schema: { tags, params: ImageParams, response: responses(ImageAnnotationsData) }, preHandler }, async (req) =>

@@ -5,12 +5,7 @@ import { pickLanguage, withFailuresIn } from '../i18n.js';
 import { requireUser, userOf } from '../http/auth-hooks.js';
 import type { Deps } from '../services/deps.js';
 import { packForDownload, packStatus, startPack } from '../services/delivery/packs.js';
-
-/** RFC 6266 attachment: an ASCII fallback name plus the exact UTF-8 one (model names may be Chinese or Russian). */
-function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
+import { sendBlob } from '../http/blob-reply.js';
 
 /** Export and download (SPEC §7 modelPackStatus and download; §2 /download/downloadModel, downloadSDK). */
 export function packRoutes(deps: Deps): FastifyPluginAsyncTypebox {
@@ -25,12 +20,13 @@ export function packRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     );
     app.get(ExportPaths.download, { schema: { tags, params: DownloadParams }, preHandler: requireUser(deps, { cookie: true }) }, async (req, reply) => {
       const p = await packForDownload(deps, userOf(req), req.params.id, req.params.inputW, req.params.inputH);
-      return reply
-        .header('content-type', p.file_name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream')
-        .header('content-disposition', attachment(p.file_name))
-        .header('content-length', String(p.bytes))
-        .header('cache-control', 'private, no-store')
-        .send(deps.blobs.read(p.artifact_sha));
+      return sendBlob(deps, req, reply, {
+        sha: p.artifact_sha,
+        contentType: p.file_name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream',
+        filename: p.file_name,
+        bytes: p.bytes === null ? undefined : Number(p.bytes),
+        cacheControl: 'private, no-store',
+      });
     });
   };
 }

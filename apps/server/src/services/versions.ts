@@ -17,7 +17,7 @@ import type { Deps } from './deps.js';
 import { removeBlobsIfUnused } from './gallery/blob-cleanup.js';
 import { checkText } from './models.js';
 import { trainingDetail, trainingView } from './training/trainings.js';
-import { removeTrainingDir } from './training/workdir.js';
+import { checkpointShas } from './training/workdir.js';
 
 /**
  * A model's versions (issue 31 item 4): the default version, notes, deletion and the comparison of two.
@@ -40,23 +40,25 @@ const weightsOf = (t: Pick<TrainingRow, 'artifacts'>): string | undefined => {
 };
 
 /** A version tests and exports can use: succeeded, with its weights still stored. */
-export function isUsable(deps: Deps, t: TrainingRow): boolean {
+export async function isUsable(deps: Deps, t: TrainingRow): Promise<boolean> {
   const best = weightsOf(t);
-  return t.status === 'succeeded' && best !== undefined && deps.blobs.has(best);
+  return t.status === 'succeeded' && best !== undefined && (await deps.blobs.exists(best));
 }
 
 /**
  * The version used where none is named: the chosen default when it passes `usable`, else the first of `rows`
  * (newest first) that does. Tests and exports pass their own test of "usable".
  */
-export function pickDefault<T extends { id: number }>(model: Pick<Model, 'default_training_id'>, rows: readonly T[], usable: (t: T) => boolean): T | undefined {
-  const chosenId = model.default_training_id;
-  const chosen = chosenId === null || chosenId === undefined ? undefined : rows.find((t) => t.id === chosenId && usable(t));
-  return chosen ?? rows.find(usable);
+export async function pickDefault<T extends { id: number }>(model: Pick<Model, 'default_training_id'>, rows: readonly T[], usable: (t: T) => boolean | Promise<boolean>): Promise<T | undefined> {
+  const chosen = rows.find((t) => t.id === model.default_training_id);
+  if (chosen && (await usable(chosen))) return chosen;
+  // One at a time, newest first: usually the first one is it, and each test may ask the blob store.
+  for (const t of rows) if (await usable(t)) return t;
+  return undefined;
 }
 
 /** The model's default version (see pickDefault), or undefined when no version is usable. */
-export async function defaultTraining(deps: Deps, model: Model, usable: (t: TrainingRow) => boolean = (t) => isUsable(deps, t)): Promise<TrainingRow | undefined> {
+export async function defaultTraining(deps: Deps, model: Model, usable: (t: TrainingRow) => boolean | Promise<boolean> = (t) => isUsable(deps, t)): Promise<TrainingRow | undefined> {
   return pickDefault(model, await deps.trainings.list(model.id), usable);
 }
 
@@ -66,7 +68,7 @@ function versionView(t: TrainingRow, model: Model, effectiveId: number | null): 
 
 export async function listVersions(deps: Deps, model: Model): Promise<VersionListData> {
   const rows = await deps.trainings.list(model.id);
-  const effective = pickDefault(model, rows, (t) => isUsable(deps, t));
+  const effective = await pickDefault(model, rows, (t) => isUsable(deps, t));
   const effectiveId = effective?.id ?? null;
   const chosen = rows.some((t) => t.id === model.default_training_id) ? model.default_training_id : null;
   return { items: rows.map((t) => versionView(t, model, effectiveId)), defaultTrainingId: chosen ?? null, effectiveTrainingId: effectiveId };
@@ -82,7 +84,7 @@ async function findVersion(deps: Deps, model: Model, trainingId: number): Promis
 export async function setDefaultVersion(deps: Deps, model: Model, trainingId: number | null): Promise<VersionListData> {
   if (trainingId !== null) {
     const t = await findVersion(deps, model, trainingId);
-    if (!isUsable(deps, t)) fail('versionNotUsable', { version: `v${t.version}` });
+    if (!(await isUsable(deps, t))) fail('versionNotUsable', { version: `v${t.version}` });
   }
   await deps.db.updateTable('models').set({ default_training_id: trainingId, updated_at: deps.now() }).where('id', '=', model.id).execute();
   return listVersions(deps, { ...model, default_training_id: trainingId });
@@ -94,7 +96,7 @@ export async function setVersionNote(deps: Deps, model: Model, trainingId: numbe
   const clean = checkText('note', note, VersionNoteMax, false);
   await deps.trainings.update(t.id, { note: clean });
   const rows = await deps.trainings.list(model.id);
-  const effective = pickDefault(model, rows, (x) => isUsable(deps, x));
+  const effective = await pickDefault(model, rows, (x) => isUsable(deps, x));
   return versionView(rows.find((x) => x.id === t.id)!, model, effective?.id ?? null);
 }
 
@@ -137,7 +139,7 @@ export async function deleteVersion(deps: Deps, model: Model, trainingId: number
   const files = await deps.db.transaction().execute(async (trx) => {
     // Taking the model row first serialises with a training, test or export start of this model (they update it too).
     await trx.updateTable('models').set({ updated_at: now }).where('id', '=', model.id).execute();
-    const t = await trx.selectFrom('trainings').select(['id', 'status', 'artifacts', 'snapshot_id', 'version']).where('id', '=', found.id).executeTakeFirst();
+    const t = await trx.selectFrom('trainings').select(['id', 'status', 'artifacts', 'checkpoint', 'snapshot_id', 'version']).where('id', '=', found.id).executeTakeFirst();
     if (!t) fail('notFound');
     const why = await busyReason(trx, model, t);
     if (why) fail('versionBusy', { version: `v${t.version}`, reason: why });
@@ -175,11 +177,10 @@ export async function deleteVersion(deps: Deps, model: Model, trainingId: number
       await trx.updateTable('images').set({ test_state: 'untested', test_hits: 0, test_result_count: null }).where('model_id', '=', model.id).execute();
     }
     if (Object.keys(patch).length > 0) await trx.updateTable('models').set(patch).where('id', '=', model.id).execute();
-    return [...outputs, ...packShas, ...frozen];
+    // A failed version may have kept its checkpoint for a resume.
+    return [...outputs, ...packShas, ...frozen, ...checkpointShas(t)];
   });
   await removeBlobsIfUnused(deps, files);
-  // A failed version may have kept its checkpoint folder for a resume.
-  await removeTrainingDir(deps, found.id);
   const fresh = await deps.models.find(model.owner_id, model.id);
   return listVersions(deps, fresh ?? model);
 }

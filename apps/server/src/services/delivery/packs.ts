@@ -152,7 +152,7 @@ export async function packForDownload(deps: Deps, user: User, id: number, inputW
   if (user.download_permission !== 1) fail('noDownloadPermission');
   if (p.status !== 'success' || !p.artifact_sha || !p.file_name) fail('packNotReady');
   if (p.input_w !== inputW || p.input_h !== inputH) fail('notFound');
-  if (!deps.blobs.has(p.artifact_sha)) fail('packNotReady');
+  if (!(await deps.blobs.exists(p.artifact_sha))) fail('packNotReady');
   return p as Pack & { artifact_sha: string; file_name: string };
 }
 

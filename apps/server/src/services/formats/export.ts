@@ -44,6 +44,16 @@ export async function exportDataset(deps: Deps, model: Model, format: ExportForm
   const labels = await deps.labels.list(model.id);
   const labelIndex = new Map(labels.map((l, i) => [l.id, i]));
   const zip = new yazl.ZipFile();
+  const out = new PassThrough();
+  // A blob that cannot be read (deleted since the list was read, S3 unreachable) ends the download with an error.
+  const abort = (e: unknown) => out.destroy(e instanceof Error ? e : new Error(String(e)));
+  zip.on('error', abort);
+  const addImage = (path: string, img: { sha256: string; created_at: number | string | bigint }) =>
+    // Opened only when the ZIP reaches the entry: one open stream at a time, whatever the store (fs or S3).
+    // Images are already compressed: storing them saves CPU and changes nothing in size.
+    zip.addReadStreamLazy(path, { compress: false, mtime: new Date(Number(img.created_at)) }, (cb) => {
+      deps.blobs.open(img.sha256).then((stream) => cb(null, stream.on('error', abort)), (e: unknown) => cb(e, undefined as never));
+    });
   if (model.type === 'classification') {
     const nameOf = new Map(labels.map((l) => [l.id, l.name.replace(/[/\\]/g, '_')]));
     const used = new Set<string>();
@@ -56,7 +66,7 @@ export async function exportDataset(deps: Deps, model: Model, format: ExportForm
         let path = `${folder}/${img.name}`;
         if (used.has(path.toLowerCase())) path = `${folder}/${img.id}_${img.name}`;
         used.add(path.toLowerCase());
-        zip.addFile(deps.blobs.pathOf(img.sha256), path, { compress: false });
+        addImage(path, img);
       }
     }
   } else {
@@ -71,14 +81,12 @@ export async function exportDataset(deps: Deps, model: Model, format: ExportForm
     const stems = new Set<string>();
     const exported: ExportImage[] = images.map((img) => {
       const file = uniqueFile(img.name, img.id, stems);
-      // Images are already compressed: storing them saves CPU and changes nothing in size.
-      zip.addFile(deps.blobs.pathOf(img.sha256), `${writer.imageDir}${file}`, { compress: false });
+      addImage(`${writer.imageDir}${file}`, img);
       return { file, width: img.width, height: img.height, annotations: byImage.get(img.id) ?? [] };
     });
     for (const f of writer.files(exported, labels.map((l) => l.name))) zip.addBuffer(f.data, f.path);
   }
   zip.end();
-  const out = new PassThrough();
-  zip.outputStream.on('error', (e) => out.destroy(e)).pipe(out);
+  zip.outputStream.on('error', abort).pipe(out);
   return out;
 }

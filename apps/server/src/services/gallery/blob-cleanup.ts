@@ -43,18 +43,30 @@ async function referenced(d: Kysely<DB>, shas: string[]): Promise<Set<string>> {
     for (const r of await d.selectFrom('dataset_snapshots').select('manifest_sha').where('manifest_sha', 'in', part).execute()) used.add(r.manifest_sha);
     for (const r of await d.selectFrom('model_packs').select('artifact_sha').where('artifact_sha', 'in', part).execute()) used.add(r.artifact_sha!);
   }
-  // trainings.artifacts is JSON ({ best, results }): few keys are asked by a delete, many by a sweep.
+  // trainings.artifacts ({ best, results }) and trainings.checkpoint ({ last, best? }, a failed or running
+  // training's resume point) are JSON: few keys are asked by a delete, many by a sweep.
   const left = shas.filter((s) => !used.has(s));
   if (left.length > 0 && left.length <= 20) {
     for (const sha of left) {
-      const hit = await d.selectFrom('trainings').select('id').where('artifacts', 'like', `%${sha}%`).executeTakeFirst();
+      const hit = await d
+        .selectFrom('trainings')
+        .select('id')
+        .where((eb) => eb.or([eb('artifacts', 'like', `%${sha}%`), eb('checkpoint', 'like', `%${sha}%`)]))
+        .executeTakeFirst();
       if (hit) used.add(sha);
     }
   } else if (left.length > 0) {
     const wanted = new Set(left);
-    const rows = await d.selectFrom('trainings').select('artifacts').where('artifacts', '!=', '{}').execute();
+    const rows = await d
+      .selectFrom('trainings')
+      .select(['artifacts', 'checkpoint'])
+      .where((eb) => eb.or([eb('artifacts', '!=', '{}'), eb('checkpoint', 'is not', null)]))
+      .execute();
     for (const r of rows) {
-      for (const v of Object.values(JSON.parse(r.artifacts) as Record<string, unknown>)) if (typeof v === 'string' && wanted.has(v)) used.add(v);
+      for (const json of [r.artifacts, r.checkpoint]) {
+        if (!json) continue;
+        for (const v of Object.values(JSON.parse(json) as Record<string, unknown>)) if (typeof v === 'string' && wanted.has(v)) used.add(v);
+      }
     }
   }
   return used;
@@ -64,7 +76,7 @@ async function referenced(d: Kysely<DB>, shas: string[]): Promise<Set<string>> {
  * Deletes a group's unreferenced files unless an upload holds a recent claim on its key. `stillRemovable`
  * is asked inside the transaction, just before the files go (the sweep re-checks a file's age there).
  */
-async function removeGroup(deps: Deps, key: string, shas: string[], stillRemovable: (sha: string) => boolean = () => true): Promise<number> {
+async function removeGroup(deps: Deps, key: string, shas: string[], stillRemovable: (sha: string) => Promise<boolean> = async () => true): Promise<number> {
   const claimedSince = deps.now() - deps.config.maintenance.graceS * 1000;
   return deps.db.transaction().execute(async (trx) => {
     // Insert-or-touch: the row now exists and this transaction holds it until it commits.
@@ -79,7 +91,7 @@ async function removeGroup(deps: Deps, key: string, shas: string[], stillRemovab
     const used = await referenced(trx, shas);
     let removed = 0;
     for (const sha of shas) {
-      if (used.has(sha) || !stillRemovable(sha)) continue;
+      if (used.has(sha) || !(await stillRemovable(sha))) continue;
       await deps.blobs.remove(sha);
       removed += 1;
     }
@@ -158,8 +170,8 @@ export async function sweepOrphans(deps: Deps): Promise<SweepResult> {
   const running = await deps.db.selectFrom('jobs').select((eb) => eb.fn.min('started_at').as('since')).where('state', '=', 'running').executeTakeFirst();
   const since = running?.since === null || running?.since === undefined ? Infinity : Number(running.since);
   const cutoff = Math.min(deps.now() - graceMs, since);
-  const old = (sha: string) => {
-    const m = deps.blobs.mtimeOf(sha);
+  const old = async (sha: string) => {
+    const m = await deps.blobs.mtimeOf(sha);
     return m !== null && m < cutoff;
   };
   let blobs = 0;

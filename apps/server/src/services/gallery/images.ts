@@ -76,13 +76,15 @@ export async function deleteImages(deps: Deps, model: Model, ids: number[]): Pro
   return deleted;
 }
 
-/** The stored bytes of an image or its thumbnail, with the content type to send. */
-export async function imageBytes(deps: Deps, model: Model, imageId: number, which: 'original' | 'thumbnail') {
+/**
+ * The blob of an image or its thumbnail, with the content type to send. Not checked for existence here: a
+ * redirect to a signed URL needs no round trip to the store, and the stream answers notFound (http/blob-reply.ts).
+ */
+export async function imageBlob(deps: Deps, model: Model, imageId: number, which: 'original' | 'thumbnail') {
   const img = await deps.images.find(model.id, imageId);
   if (!img) fail('notFound');
   const sha = which === 'original' ? img.sha256 : img.thumb_sha;
-  if (!deps.blobs.has(sha)) fail('notFound');
-  return { stream: deps.blobs.read(sha), type: which === 'original' ? MIME[img.kind] : 'image/jpeg', sha, name: img.name };
+  return { sha, type: which === 'original' ? MIME[img.kind] : 'image/jpeg', name: img.name, bytes: which === 'original' ? Number(img.bytes) : undefined };
 }
 
 export async function imageAnnotations(deps: Deps, model: Model, imageId: number): Promise<ImageAnnotationsData> {

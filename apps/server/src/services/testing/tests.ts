@@ -32,9 +32,9 @@ export function testView(r: TestRunRow): TestRunData {
   };
 }
 
-const hasWeights = (deps: Deps, t: TrainingRow) => {
+const hasWeights = async (deps: Deps, t: TrainingRow) => {
   const best = (JSON.parse(t.artifacts) as Record<string, string>).best;
-  return best !== undefined && deps.blobs.has(best);
+  return best !== undefined && (await deps.blobs.exists(best));
 };
 
 /** The training to test: the one asked for, or the default version (else the latest succeeded one); 80066 unless it has weights. */
@@ -42,11 +42,11 @@ async function testableTraining(deps: Deps, model: Model, trainingId: number | u
   if (trainingId !== undefined) {
     const t = await deps.trainings.find(model.id, trainingId);
     if (!t) fail('notFound');
-    if (t.status !== 'succeeded' || !hasWeights(deps, t)) fail('noModelToTest');
+    if (t.status !== 'succeeded' || !(await hasWeights(deps, t))) fail('noModelToTest');
     return t;
   }
   // The version the user chose as default wins over the latest (services/versions.ts).
-  const t = await defaultTraining(deps, model, (x) => x.status === 'succeeded' && hasWeights(deps, x));
+  const t = await defaultTraining(deps, model, async (x) => x.status === 'succeeded' && (await hasWeights(deps, x)));
   if (!t) fail('noModelToTest');
   return t;
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { PretrainedListData } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import type { Deps } from '../deps.js';
@@ -50,7 +51,7 @@ export async function resolvePretrained(deps: Deps, ownerId: number, value: unkn
     .executeTakeFirst();
   if (!row || Number(row.owner_id) !== ownerId) fail('pretrainedNotFound', { id });
   const sha = row.status === 'succeeded' ? bestOf(row.artifacts) : undefined;
-  if (!sha || !deps.blobs.has(sha)) fail('pretrainedNoWeights', { version: `v${row.version}`, model: row.name });
+  if (!sha || !(await deps.blobs.exists(sha))) fail('pretrainedNoWeights', { version: `v${row.version}`, model: row.name });
   return { trainingId: row.id, version: row.version, modelName: row.name, sha };
 }
 
@@ -70,7 +71,8 @@ export async function engineParams(deps: Deps, ownerId: number, stored: Record<s
   if (!(resume && fs.existsSync(copy))) {
     const source = (await resolvePretrained(deps, ownerId, pretrained))!;
     const tmp = `${copy}.tmp`;
-    await fs.promises.copyFile(deps.blobs.pathOf(source.sha), tmp);
+    // Streamed: a runner without the blob store's files (S3) writes the copy as it downloads.
+    await pipeline(await deps.blobs.open(source.sha), fs.createWriteStream(tmp));
     await fs.promises.rename(tmp, copy);
   }
   return { ...params, pretrained: copy };

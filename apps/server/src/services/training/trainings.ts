@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { isRotated, Limits, TrainableTypes, type Language, type TrainingData, type TrainingDetailData, type TrainingEvaluation, type TrainingListData, type TrainingStartBody, type TrainingTask } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import { publicFailure } from '../../runner/engine.js';
@@ -68,6 +67,20 @@ function isUniqueViolation(e: unknown): boolean {
   return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
 }
 
+/**
+ * Whether every blob is still stored. A few at a time: with S3 each is a HEAD request, and a dataset has
+ * thousands of images; stops at the first one missing.
+ */
+async function allStored(deps: Deps, shas: string[]): Promise<boolean> {
+  let next = 0;
+  let ok = true;
+  const worker = async () => {
+    while (ok && next < shas.length) if (!(await deps.blobs.exists(shas[next++]!))) ok = false;
+  };
+  await Promise.all(Array.from({ length: Math.min(16, shas.length) }, worker));
+  return ok;
+}
+
 /** What the engine trains for the model's type; `rotated` picks a type's second task (DETECTION, MEASURE: obb). */
 export function taskOf(model: Model, rotated: boolean): TrainingTask {
   const tasks: readonly TrainingTask[] = TrainableTypes[model.type as keyof typeof TrainableTypes];
@@ -96,7 +109,7 @@ export async function startTraining(deps: Deps, user: User, model: Model, body: 
   const claims = blobClaims(deps);
   try {
     await claims.add(...Object.values(frozen.blobs));
-    if (Object.values(frozen.blobs).some((sha) => !deps.blobs.has(sha))) fail('trainingDataChanged');
+    if (!(await allStored(deps, Object.values(frozen.blobs)))) fail('trainingDataChanged');
     return await queueTraining(deps, user, model, body, params, frozen);
   } finally {
     await claims.release();
@@ -198,9 +211,9 @@ export async function trainingDetail(deps: Deps, model: Model, trainingId: numbe
 /** The final evaluation in the run's results.json (kept in the blob store), for the /model charts. */
 async function evaluationOf(deps: Deps, t: TrainingRow): Promise<TrainingEvaluation | null> {
   const sha = (JSON.parse(t.artifacts) as Record<string, string>).results;
-  if (t.status !== 'succeeded' || !sha || !deps.blobs.has(sha)) return null;
+  if (t.status !== 'succeeded' || !sha || !(await deps.blobs.exists(sha))) return null;
   try {
-    const metrics = (JSON.parse(await fs.promises.readFile(deps.blobs.pathOf(sha), 'utf8')) as { metrics?: Record<string, unknown> }).metrics ?? {};
+    const metrics = (JSON.parse((await deps.blobs.readBuffer(sha)).toString('utf8')) as { metrics?: Record<string, unknown> }).metrics ?? {};
     const matrix = metrics.confusion_matrix;
     return {
       per_class: (metrics.per_class ?? {}) as Record<string, unknown>,
