@@ -3,13 +3,16 @@ Errors a user can fix become one `error` event and exit code 2; SIGTERM exits 13
 import argparse
 import json
 import os
+import signal
 import sys
 
 from loupe_engine.cpu import kernel_env
-from loupe_engine.events import Cancelled, EngineError, emit, install_sigterm, log
+from loupe_engine import device
+from loupe_engine.device import launched_world
+from loupe_engine.events import Cancelled, EngineError, emit, install_sigterm, log, quiet
 
 SPEC_KEYS = {"task", "data", "val", "images", "out", "model", "params", "test", "export", "resume", "max_seconds",
-             "measure"}
+             "measure", "device"}
 
 
 def _threads():
@@ -18,8 +21,11 @@ def _threads():
     os.environ.update(kernel_env())
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import torch
-    # the cores this process may run on (taskset, a container's cpuset), not every core of the machine
-    torch.set_num_threads(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    # the cores this process may run on (taskset, a container's cpuset), not every core of the machine; torchrun's
+    # processes on one node share them (each with every core, N processes would fight over them)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    local = int(os.environ.get("LOCAL_WORLD_SIZE", "1")) if launched_world() else 1
+    torch.set_num_threads(max(1, cores // max(local, 1)))
 
 
 def build_parser():
@@ -29,6 +35,9 @@ def build_parser():
         s = sub.add_parser(name)
         s.add_argument("--spec", help="job.json written by the platform's runner (see README)")
         s.add_argument("--workdir", help="folder that relative paths in --spec refer to, and outputs go to")
+        s.add_argument("--device", help="cpu, cuda or cuda:N (default: LOUPE_DEVICE, else CUDA when present)"
+                                        + ("; export traces on the CPU whatever the device" if name == "export"
+                                           else ""))
         if name == "train":
             s.add_argument("--task", choices=("detect", "obb", "classify", "segment", "ocr"))
             s.add_argument("--data", help="COCO JSON of the training images (or of all, with per-image split); "
@@ -65,6 +74,8 @@ def build_parser():
             s.add_argument("--mm-per-px", type=float, dest="mm_per_px", help="calibration: mm per pixel")
             s.add_argument("--tolerances", help="tolerances JSON file or inline JSON (engine/README.md)")
             s.add_argument("--tta", help="test-time augmentation of the --model, as for test")
+            s.add_argument("--half", action="store_true", default=None, help="float16 inference of the --model on "
+                                                                             "CUDA, as for test")
         if name == "export":
             s.add_argument("--model")
             s.add_argument("--format", default=None)
@@ -109,6 +120,8 @@ def load_spec(args):
         if hasattr(args, key) and args.spec and getattr(args, key) is not None:
             setattr(args, key, path(getattr(args, key)))
     args.params = dict(spec.get("params") or {})
+    if args.device is None:
+        args.device = spec.get("device")
     sub = spec.get(args.command) or {}
     for key, value in sub.items():
         if not hasattr(args, key):
@@ -129,9 +142,17 @@ def load_spec(args):
 def main(argv=None):
     args = build_parser().parse_args(argv)
     install_sigterm()
+    launched = launched_world()
+    if launched and launched[0]:
+        # torchrun's other ranks train alongside rank 0, which alone speaks for the run, hears SIGTERM (torchrun
+        # sends it to every rank) and tells them at the next step, so all stop on the same one
+        quiet()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         args = load_spec(args)
         _threads()
+        device.reset()
+        device.select(args.device)
         if args.command == "train":
             from loupe_engine.commands import train
             train(args)

@@ -6,6 +6,7 @@ import time
 import numpy as np
 import torch
 
+from loupe_engine import device
 from loupe_engine import config
 from loupe_engine.data.coco import check_images, load_coco
 from loupe_engine.events import EngineError, Progress, emit, log
@@ -81,7 +82,7 @@ def test(args):
     problems = _check_range("conf", conf, 0.0, 1.0) + _check_range("iou", iou, 0.0, 1.0)
     if problems:
         raise EngineError("invalid_parameters", "; ".join(problems))
-    dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    dev = device.current()
     model, ck = load_checkpoint(args.model, dev)
     tta = check_mode(args.tta, ck["task"])
     dtype = apply_half(args.half, dev, model)

@@ -35,7 +35,8 @@ class TrainConfig:
     seed: int = P(0, "random seed; 0 = random", 0, 2 ** 31 - 1)
     overlap_mask: bool = P(True, "segment: overlapping polygons share one class map, the smaller on top "
                                  "(false: an independent mask per class)")
-    workers: int = P(0, "data-loading worker processes (0 = in the training process)", 0, 64)
+    workers: int = P(0, "data-loading worker processes (0 = in the training process); not set: 0 on a CPU, "
+                        "min(8, cores per process) on CUDA", 0, 64)
     procs: int = P(0, "CPU training processes, one core each, gradients averaged (0 = one per core when every one "
                       "sees 1,000 training images over the epochs and gets a batch of 4; 1 = one process on all "
                       "cores)", 0, 64)
@@ -165,6 +166,9 @@ def validate(overrides):
         setattr(cfg, key, v)
     if problems:
         raise EngineError("invalid_parameters", "; ".join(problems))
+    # the keys the user gave (not a field: checkpoints keep to_dict's fields): a default that depends on the
+    # hardware (workers on CUDA, BaseTrainer.loader_kw) applies only where the user left the key unset
+    cfg.given = frozenset(overrides or {})
     # harmless conflicts: warn and correct
     if cfg.cos_lr and cfg.scheduler != "cosine":
         log("note: cos_lr=true overrides scheduler=linear; using cosine")

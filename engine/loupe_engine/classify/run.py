@@ -5,6 +5,7 @@ import time
 
 import torch
 
+from loupe_engine import device
 from loupe_engine import config
 from loupe_engine.classify.data import load_coco_labels, load_folder
 from loupe_engine.classify.train import ClassifyTrainer
@@ -67,7 +68,7 @@ def test(args):
     reaches --conf (multi-label, default 0.5), and every class's probability. With ground truth: metrics."""
     if not args.data:
         raise EngineError("missing_argument", "--data is required")
-    dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    dev = device.current()
     model, ck = load_checkpoint(args.model, dev)
     multi, names = ck.get("multi_label", False), ck["names"]
     conf = 0.5 if args.conf is None else float(args.conf)

@@ -77,7 +77,7 @@ class ClassifyTrainer(BaseTrainer):
         self.train_set = ClassifyTrainSet(train, cfg, self.multi_label)
         self.train_loader = torch.utils.data.DataLoader(
             self.train_set, batch_size=batch, shuffle=sampler is None, sampler=sampler, collate_fn=collate,
-            num_workers=cfg.workers, drop_last=len(train) > batch, persistent_workers=cfg.workers > 0)
+            drop_last=len(train) > batch, **self.loader_kw())
         step = max(1, len(val) // VAL_DURING_TRAINING)
         self.val_quick = val[::step][:VAL_DURING_TRAINING]
         kind = "multi-label" if self.multi_label else "single-label"

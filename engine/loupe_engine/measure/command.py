@@ -10,8 +10,10 @@ import time
 import numpy as np
 import torch
 
+from loupe_engine import device
 from loupe_engine.data.coco import _read_json, check_images
 from loupe_engine.events import EngineError, emit, log
+from loupe_engine.half import apply_half
 from loupe_engine.measure.fields import measure_polygon, measure_rbox, rounded
 from loupe_engine.measure.tolerance import judge_image, parse_tolerances
 from loupe_engine.models.load import load_checkpoint
@@ -104,11 +106,12 @@ def measure(args):
     emit("phase", phase="testing")
     t0 = time.time()
     if args.model:
-        dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        dev = device.current()
         model, ck = load_checkpoint(args.model, dev)
         if ck["task"] not in ("segment", "obb", "detect"):
             raise EngineError("invalid_task", f"measure needs a segment, obb or detect model, not {ck['task']}")
         tta = check_mode(getattr(args, "tta", None), ck["task"])
+        apply_half(getattr(args, "half", None), dev, model)  # float16 on CUDA; a CPU notes it and keeps float32
         names = ck["names"]
         if args.data:
             if not args.images:

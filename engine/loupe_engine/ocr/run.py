@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import torch
 
-from loupe_engine import __version__, config
+from loupe_engine import __version__, config, device
 from loupe_engine.data.coco import check_images, load_coco
 from loupe_engine.events import EngineError, emit, log
 from loupe_engine.half import apply_half
@@ -148,7 +148,7 @@ def test(args):
     problems = [f"{k}={v}: must be between 0 and 1" for k, v in (("conf", conf), ("iou", iou)) if not 0 <= v <= 1]
     if problems:
         raise EngineError("invalid_parameters", "; ".join(problems))
-    dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    dev = device.current()
     det, rec, ck = load(args.model, dev)
     dtype = apply_half(args.half, dev, det, rec)  # both networks: the input of each follows its own (half.py)
     names = ck["names"]

@@ -112,8 +112,8 @@ class OcrTrainer(DetectTrainer):
         self.rec_set = RecTrainSet(crops, self.charset, self.rec_width,
                                    background_patches(self.train_records, texts, rng), self.seed)
         self.rec_loader = torch.utils.data.DataLoader(self.rec_set, batch_size=REC_BATCH, shuffle=True,
-                                                      collate_fn=collate, num_workers=self.cfg.workers,
-                                                      drop_last=len(self.rec_set) > REC_BATCH)
+                                                      collate_fn=collate, drop_last=len(self.rec_set) > REC_BATCH,
+                                                      **self.loader_kw())
         unlabeled = sum(1 for r in self.train_records for _, _, t in texts.get(r["id"], []) if t is None)
         log(f"recognizer: {len(crops)} text boxes ({unlabeled} boxes without text train the detector only), "
             f"{len(self.charset)} characters {''.join(self.charset)!r}, input {REC_HEIGHT}x{self.rec_width}, "
@@ -146,6 +146,8 @@ class OcrTrainer(DetectTrainer):
                                                       weight_decay=cfg.weight_decay)
         self.rec_lr, self.rec_steps = lr, 0
         self.ctc = torch.nn.CTCLoss(blank=0, zero_infinity=True)
+        # float16 on CUDA with amp, as the detector (its own scaler: the two networks' gradients differ in scale)
+        self.rec_scaler = torch.cuda.amp.GradScaler(enabled=self.amp)
         elapsed0 = 0.0
         if self.resume and os.path.isfile(os.path.join(self.out, "last.pt")):
             ck = read_checkpoint(os.path.join(self.out, "last.pt"), self.device, "nothing_to_resume")
@@ -167,8 +169,9 @@ class OcrTrainer(DetectTrainer):
         self.rec_net, self.rec_shard = self.rec, None
         if self.world > 1:
             # as the detector: DDP starts every process from rank 0's weights and averages the gradients in backward
-            self.rec_net = torch.nn.parallel.DistributedDataParallel(self.rec)
-            self.rec_shard = parallel.shard_loader(self.rec_loader, max(REC_BATCH, self.world), self.rank, self.world)
+            self.rec_net = parallel.wrap(self.rec, self.device)
+            self.rec_shard = parallel.shard_loader(self.rec_loader, max(REC_BATCH, self.world), self.rank, self.world,
+                                                   **self.loader_kw())
             if self.rank == 0:
                 log(f"recognizer: batch {self.rec_shard.batch_size * self.world}, {self.rec_shard.batch_size} per "
                     "process, gradients averaged every step")
@@ -236,9 +239,7 @@ class OcrTrainer(DetectTrainer):
             loss_sum, n, stop = self._rec_pass(epoch, t0, slice_s, passes, loss_sum, n)
             passes += 1
         if self.world > 1:
-            total = torch.tensor([loss_sum, n], dtype=torch.float64)
-            torch.distributed.all_reduce(total)
-            loss_sum, n = total.tolist()
+            loss_sum, n = parallel.all_reduce_sum(torch.tensor([loss_sum, n], dtype=torch.float64)).tolist()
         self.rec_loss = loss_sum / max(n, 1)
         self.rec_img_per_s = n / max(time.time() - t0, 1e-6)
         self.rec_passes += passes
@@ -273,19 +274,23 @@ class OcrTrainer(DetectTrainer):
             f = self._lf(self.rec_progress(epoch, frac) * max(self.epochs, 1)) * min(1.0, (self.rec_steps + 1) / warm)
             for g in self.rec_opt.param_groups:
                 g["lr"] = self.rec_lr * f
-            logp = self.rec_net(x.to(self.device)).log_softmax(2).transpose(0, 1)  # (T, B, C)
+            with torch.autocast(self.device.type, enabled=self.amp):
+                out = self.rec_net(x.to(self.device, non_blocking=True))
+            logp = out.float().log_softmax(2).transpose(0, 1)  # (T, B, C); CTC in float32
             steps = torch.full((len(x),), logp.shape[0], dtype=torch.long)
-            loss = self.ctc(logp, targets.to(self.device), steps, lengths)
+            loss = self.ctc(logp, targets.to(self.device, non_blocking=True), steps, lengths)
             self.rec_opt.zero_grad(set_to_none=True)
-            loss.backward()
+            self.rec_scaler.scale(loss).backward()
             now = time.time()
             over = bool(self.budget and now - self._t0 > self.budget)
             # the slice ends after a whole pass at least; at the end of a pass when the slice is spent
             done = passes > 0 and now - t0 > slice_s or bi == nb - 1 and now - t0 > slice_s
             if self.world > 1:  # rank 0 keeps the clock: every process stops on this step
                 over, done = parallel.broadcast_ints([over, done])
+            self.rec_scaler.unscale_(self.rec_opt)
             torch.nn.utils.clip_grad_norm_(self.rec.parameters(), 5.0)
-            self.rec_opt.step()
+            self.rec_scaler.step(self.rec_opt)
+            self.rec_scaler.update()
             self.rec_steps += 1
             loss_sum += float(loss) * len(x)
             n += len(x)

@@ -5,6 +5,7 @@ import time
 
 import torch
 
+from loupe_engine import device
 from loupe_engine import config, onnx_io
 from loupe_engine.data.coco import check_images
 from loupe_engine.events import EngineError, Progress, emit, log
@@ -66,7 +67,7 @@ def test(args):
         raise EngineError("invalid_parameters", f"conf={conf}: must be between 0 and 1")
     masks = getattr(args, "masks", None) or "polygon"
     tta = check_mode(args.tta, "segment")
-    dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    dev = device.current()
     model, ck = load_checkpoint(args.model, dev)
     dtype = apply_half(args.half, dev, model)
     emit("phase", phase="testing")

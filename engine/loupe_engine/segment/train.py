@@ -64,8 +64,8 @@ class SegmentTrainer(BaseTrainer):
         sampler = (torch.utils.data.WeightedRandomSampler(w, len(train)) if max(w) >= UNEVEN * min(w) else
                    torch.utils.data.RandomSampler(train))
         self.train_loader = torch.utils.data.DataLoader(
-            self.train_set, batch_size=batch, sampler=sampler, collate_fn=collate, num_workers=cfg.workers,
-            drop_last=len(train) > batch, persistent_workers=cfg.workers > 0)
+            self.train_set, batch_size=batch, sampler=sampler, collate_fn=collate,
+            drop_last=len(train) > batch, **self.loader_kw())
         # evenly spread over the whole set: the first 100 of 180 names sorted by class left one class out, and the
         # epoch's mIoU (which picks best.pt) then scored that class 0 whenever the model predicted it anywhere
         n = min(len(val), VAL_DURING_TRAINING)

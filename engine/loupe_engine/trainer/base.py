@@ -2,6 +2,7 @@
 checkpoints every epoch (resumable after a crash) and SIGTERM. Tasks fill in the hooks
 `build_data`, `get_model`, `get_loss`, `validate` and `fitness`; progress leaves through `callbacks`."""
 import copy
+import functools
 import math
 import os
 import random
@@ -10,13 +11,21 @@ import time
 import numpy as np
 import torch
 
-from loupe_engine import __version__, config
+from loupe_engine import __version__, config, device
 from loupe_engine.cpu import trains_bf16
 from loupe_engine.events import Cancelled, EngineError, cancel_requested, log
 from loupe_engine.models.load import checkpoint_arch, read_checkpoint
 from loupe_engine.trainer import parallel
 
 FEW_IMAGES = 300  # batch auto: below this many training images, at most 8 (auto_batch)
+CUDA_WORKERS = 8  # data-loading processes per GPU when `workers` is not set: a GPU outruns one decoding core
+
+
+def _seed_worker(rank, worker_id):
+    """A data-loading worker's augmentation streams: torch seeds each worker from the main process's stream, which
+    is the same on every data-parallel rank; the rank makes them differ, as the main process's own streams do."""
+    seed = torch.initial_seed() + 7919 * rank
+    random.seed(seed), np.random.seed(seed % 2 ** 32)
 
 
 class ModelEMA:
@@ -74,9 +83,10 @@ def recalibrate_bn(model, loader, batches, device, freeze=0):
 
 
 def as_float(out):
-    """A model's outputs (tensors, or dicts, lists and tuples of them) with bfloat16 tensors made float32."""
+    """A model's outputs (tensors, or dicts, lists and tuples of them) with bfloat16 and float16 tensors made
+    float32."""
     if isinstance(out, torch.Tensor):
-        return out.float() if out.dtype == torch.bfloat16 else out
+        return out.float() if out.dtype in (torch.bfloat16, torch.float16) else out
     if isinstance(out, dict):
         return {k: as_float(v) for k, v in out.items()}
     if isinstance(out, (list, tuple)):
@@ -99,8 +109,11 @@ class BaseTrainer:
         self.callbacks = callbacks or {}
         self.budget = max_seconds if max_seconds else (cfg.time * 3600 if cfg.time else None)
         os.makedirs(out_dir, exist_ok=True)
-        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        self.device = device.current()
         self.amp = bool(cfg.amp and self.device.type == "cuda")
+        if self.device.type == "cuda":
+            # convolution algorithms measured once per input shape; deterministic runs keep the fixed ones
+            torch.backends.cudnn.benchmark = not cfg.deterministic
         # on CPU, mixed precision means bfloat16, and pays only where the CPU multiplies bfloat16 matrices in
         # hardware (AMX): there the pico detector's training step at 704 px took 101 ms/image against 186
         self.bf16 = self.device.type == "cpu" and trains_bf16(cfg.amp)
@@ -141,6 +154,23 @@ class BaseTrainer:
             cb(**kw)
 
     # ---- setup
+    def loader_kw(self):
+        """DataLoader settings every task's training loaders share: `workers` as set; when not set, 0 on a CPU
+        (the cores train) and up to CUDA_WORKERS per process on CUDA, with pinned memory so the copies to the GPU
+        overlap the step. Workers are made anew each epoch (not persistent): the per-epoch switches (close_mosaic,
+        OCR's curriculum) change the dataset object, and a persistent worker would keep its own stale copy."""
+        cfg, cuda = self.cfg, self.device.type == "cuda"
+        workers = cfg.workers
+        if cuda and "workers" not in getattr(cfg, "given", ()):
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+            per_process = cores // max(int(os.environ.get("LOCAL_WORLD_SIZE", "1")), 1)
+            workers = max(1, min(CUDA_WORKERS, per_process))
+            if self.rank == 0 and not getattr(self, "_said_workers", False):
+                log(f"workers auto -> {workers} data-loading processes (CUDA)")
+                self._said_workers = True
+        return {"num_workers": workers, "pin_memory": cuda,
+                "worker_init_fn": functools.partial(_seed_worker, self.rank) if workers else None}
+
     def set_seed(self, seed):
         random.seed(seed), np.random.seed(seed % 2 ** 32), torch.manual_seed(seed)
         if self.cfg.deterministic:
@@ -191,11 +221,20 @@ class BaseTrainer:
 
     # ---- loop
     def train(self):
-        self.set_seed(self.cfg.seed or random.randint(1, 2 ** 31 - 1))
+        launched = device.launched_world()
+        if launched:  # torchrun started N copies of this command: join them before anything is drawn at random
+            self.rank, _, self.world = launched
+            parallel.join_launched(self.device)
+        seed = self.cfg.seed or random.randint(1, 2 ** 31 - 1)
+        if launched:
+            seed = parallel.broadcast_ints([seed])[0]  # seed=0 draws one seed for the run: rank 0's
+        self.set_seed(seed)
         log(f"seed {self.seed}")
         blueprint = copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "callbacks"})
         self.build_data()
         self.choose_size()
+        if launched:
+            return parallel.train_launched(self)
         blueprint["cfg"].model = self.cfg.model  # the data-parallel helpers build the size chosen here
         world = parallel.plan_world(self)
         if world == 1:
@@ -268,7 +307,7 @@ class BaseTrainer:
         total_iters = max(nb * self.epochs, 1)
         opt = self._optimizer(model, total_iters)
         ema = ModelEMA(model, total_iters) if lead else None
-        net = torch.nn.parallel.DistributedDataParallel(model) if world > 1 else model
+        net = parallel.wrap(model, self.device) if world > 1 else model
         criterion = self.get_loss(model)
         if world > 1 and hasattr(criterion, "link_all"):
             # every parameter gets a gradient on every step (the detection loss keeps an empty batch's box outputs
@@ -327,18 +366,20 @@ class BaseTrainer:
                             g["momentum"] = np.interp(it, [0, nw], [cfg.warmup_momentum, self.base_momentum])
                     else:
                         g["lr"] = target_lr
-                imgs = imgs.to(self.device).float() / 255
+                # pinned on CUDA (loader_kw): the copies run while the GPU still works on the last step
+                imgs = imgs.to(self.device, non_blocking=True).float() / 255
                 if self.channels_last:
                     imgs = imgs.contiguous(memory_format=torch.channels_last)
-                targets = targets.to(self.device)
+                targets = targets.to(self.device, non_blocking=True)
                 imgs, targets = self.preprocess_batch(imgs, targets)
                 ts = time.time()
                 with torch.autocast(self.device.type, dtype=torch.bfloat16 if self.bf16 else None,
                                     enabled=self.amp or self.bf16):
                     out = net(imgs)
-                    if self.bf16:  # the network in bfloat16, the loss (assignment, IoU, DFL) in float32
-                        out = as_float(out)
-                    with torch.autocast(self.device.type, enabled=self.amp):
+                    # the network in bfloat16 or float16, the loss (assignment, IoU, DFL, Dice) in float32: in
+                    # float16 IoU and DFL terms of small boxes and sums over large maps lose digits or overflow
+                    out = as_float(out)
+                    with torch.autocast(self.device.type, enabled=False):
                         loss, parts = criterion(out, targets)
                     # the ranks' gradients are averaged: scaled so the sum over the global batch is what one process
                     # training the whole batch would get
@@ -371,8 +412,7 @@ class BaseTrainer:
                 self.recalibrate(ema.ema)
             shared = None
             if world > 1:
-                torch.distributed.all_reduce(loss_sum)
-                loss_sum /= world
+                loss_sum = parallel.all_reduce_sum(loss_sum) / world
                 if cfg.val and self.shared_validation:
                     # each rank validates a share of the images: rank 0 alone left the others idle for ~7 % of
                     # every epoch (DeepPCB, 100 images of ~5 s in ~75 s epochs)
@@ -520,7 +560,7 @@ class BaseTrainer:
     def checkpoint_base(self, model):
         """What every checkpoint holds besides weights: versions, config, the task's metadata and the model's
         architecture (models/load.py rebuilds it from that)."""
-        return {"version": __version__, "cfg": self.cfg.__dict__, **self.meta(), "arch": list(model.arch)}
+        return {"version": __version__, "cfg": config.to_dict(self.cfg), **self.meta(), "arch": list(model.arch)}
 
     def save(self, model, ema, opt, state, improved):
         base = self.checkpoint_base(model)

@@ -66,8 +66,8 @@ class DetectTrainer(BaseTrainer):
         else:
             self.train_set = TrainSet(train, cfg, self.rotated)
         self.train_loader = torch.utils.data.DataLoader(
-            self.train_set, batch_size=batch, shuffle=not cfg.rect, collate_fn=collate, num_workers=cfg.workers,
-            drop_last=len(train) > batch, persistent_workers=cfg.workers > 0)
+            self.train_set, batch_size=batch, shuffle=not cfg.rect, collate_fn=collate, drop_last=len(train) > batch,
+            **self.loader_kw())
         # a fixed, spread-out subset keeps per-epoch validation cheap on CPU
         step = max(1, len(val) // VAL_DURING_TRAINING)
         self.val_quick = val[::step][:VAL_DURING_TRAINING]

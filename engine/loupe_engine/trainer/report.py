@@ -41,7 +41,7 @@ def finish(args, tr, model, res, summary):
     ckpt = os.path.join(args.out, "best.pt")
     res.update(param_count=sum(p.numel() for p in model.parameters()),
                model_size_mb=os.path.getsize(ckpt) / 1e6,
-               gpu_memory_mb=torch.cuda.max_memory_allocated() / 1e6 if torch.cuda.is_available() else None)
+               gpu_memory_mb=torch.cuda.max_memory_allocated() / 1e6 if tr.device.type == "cuda" else None)
     data = args.data.rstrip("/")
     summary = {"dataset": os.path.basename(data), "task": tr.task, "total_epochs": tr.total_epochs,
                "best_epoch": tr.best_epoch, "stopped_by": tr.stop_reason, "total_time_s": round(tr.elapsed, 1),
