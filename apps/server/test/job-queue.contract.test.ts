@@ -9,6 +9,7 @@ import type { JobKind } from '../src/db/schema.js';
 import type { JobQueue, JobQueueOptions, Lease } from '../src/adapters/job-queue.js';
 import { dbJobQueue } from '../src/adapters/job-queue-db.js';
 import { bullmqJobQueue } from '../src/adapters/job-queue-bullmq.js';
+import { redisConnection } from '../src/adapters/redis.js';
 import { startRedis, type TestRedis } from './redis-server.js';
 
 /**
@@ -318,5 +319,28 @@ describe('JobQueue db adapter', () => {
     const row = await dbs[0].db.selectFrom('jobs').select(['state', 'started_at']).where('id', '=', lease.jobId).executeTakeFirstOrThrow();
     expect(row).toEqual({ state: 'queued', started_at: 5_000_000 });
     await dbs[0].db.deleteFrom('jobs').execute();
+  });
+});
+
+describe('JobQueue bullmq adapter', () => {
+  it('close() closes every connection it opened', async () => {
+    prefix = `t${randomBytes(4).toString('hex')}`;
+    const q = bullmqJobQueue({ ...OPTS, url: redis.url, prefix });
+    await q.enqueue({ id: 1, kind: 'export', ownerId: owners[0]!, priority: 0, createdAt: 1 });
+    const lease = (await q.claim('r1', ['training', 'export']))!;
+    await q.heartbeat(lease);
+    await q.reap();
+    await q.complete(lease);
+    const probe = redisConnection(redis.url, 'probe');
+    try {
+      const clients = async () => String(await probe.client('LIST')).trim().split('\n').length;
+      expect(await clients()).toBeGreaterThan(1);
+      await q.close();
+      // ioredis's QUIT is answered before the server drops the socket.
+      for (let i = 0; i < 40 && (await clients()) > 1; i++) await sleep(25);
+      expect(await clients()).toBe(1);
+    } finally {
+      probe.disconnect();
+    }
   });
 });
