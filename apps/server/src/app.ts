@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -116,7 +115,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installErrorHandler(app);
   // First of all hooks: a request waits for its turn before anything runs for it (http/turns.ts).
   installTurns(app);
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, { blobOrigin: config.storage.publicOrigin });
   await app.register(cookie);
   installFilesCookie(app);
   await app.register(formbody);

@@ -36,6 +36,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to use (tests isolate each file in its own); null = the server's default. */
   databaseSchema: string | null;
+  /** PostgreSQL connections this process keeps at most (DATABASE_POOL_MAX): servers × this must fit max_connections. */
+  databasePoolMax: number;
   smtpUrl: string | null;
   mailFrom: string;
   publicUrl: string;
@@ -91,8 +93,8 @@ export interface S3Config {
 export interface StorageConfig {
   /** null: files under DATA_DIR/blobs (the embedded default). */
   s3: S3Config | null;
-  /** Local copies of S3 blobs that the engine reads as files (BLOB_CACHE_DIR, default DATA_DIR/blob-cache). */
-  cacheDir: string;
+  /** Local copies of S3 blobs that the engine reads as files (BLOB_CACHE_DIR); null = DATA_DIR/blob-cache. */
+  cacheDir: string | null;
   cacheMaxBytes: number;
   /** How long a signed download URL stays valid (SIGNED_URL_TTL_S). */
   signedUrlTtlS: number;
@@ -120,8 +122,8 @@ export interface RunnerConfig {
   device: string | null;
   /** GPUs one training uses at once (RUNNER_GPUS): above 1 the engine runs under torchrun (DDP). */
   gpus: number;
-  /** Where jobs work (RUNNER_WORK_DIR, default DATA_DIR/jobs): local scratch, never shared. */
-  workDir: string;
+  /** Where jobs work (RUNNER_WORK_DIR): local scratch, never shared; null = DATA_DIR/jobs. */
+  workDir: string | null;
 }
 
 export const JOB_KINDS = ['training', 'test', 'export', 'golden'] as const;
@@ -315,6 +317,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     databaseSchema,
+    databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 1000),
     smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'Loupe <no-reply@loupe.local>',
     publicUrl,
@@ -373,7 +376,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     storage: {
       s3,
-      cacheDir: path.resolve(str('BLOB_CACHE_DIR') ?? path.join(dataDir, 'blob-cache')),
+      cacheDir: str('BLOB_CACHE_DIR') ? path.resolve(str('BLOB_CACHE_DIR')!) : null,
       cacheMaxBytes: int('BLOB_CACHE_MAX_GB', 20, 1, 100_000) * 2 ** 30,
       // A URL lives up to twice this (s3-blob-store.ts signs per window); S3 caps a signed URL at 7 days.
       signedUrlTtlS: int('SIGNED_URL_TTL_S', 300, 30, 86_400),
@@ -390,7 +393,7 @@ export function loadConfig(env: Env = process.env): Config {
       kinds: kinds.filter((k): k is JobKindName => (JOB_KINDS as readonly string[]).includes(k)),
       device: runnerDevice,
       gpus: int('RUNNER_GPUS', 1, 1, 64),
-      workDir: path.resolve(str('RUNNER_WORK_DIR') ?? path.join(dataDir, 'jobs')),
+      workDir: str('RUNNER_WORK_DIR') ? path.resolve(str('RUNNER_WORK_DIR')!) : null,
     },
   };
   if (config.gallery.minSidePx > config.gallery.maxSidePx) {

@@ -60,7 +60,7 @@ export async function wire(config: Config, opts: WireOptions): Promise<Wired> {
   const now = opts.now ?? Date.now;
   if (config.redisUrl) await redisReachable(config.redisUrl, 5000);
   const blobs: BlobStore = config.storage.s3
-    ? s3BlobStore({ ...config.storage.s3, cacheDir: config.storage.cacheDir, cacheMaxBytes: config.storage.cacheMaxBytes })
+    ? s3BlobStore({ ...config.storage.s3, cacheDir: config.storage.cacheDir ?? path.join(config.dataDir, 'blob-cache'), cacheMaxBytes: config.storage.cacheMaxBytes })
     : fsBlobStore(path.join(config.dataDir, 'blobs'));
   if (config.storage.s3) {
     const where = `S3 bucket "${config.storage.s3.bucket}"${config.storage.s3.endpoint ? ` at ${config.storage.s3.endpoint}` : ''}`;
@@ -114,7 +114,7 @@ export async function wire(config: Config, opts: WireOptions): Promise<Wired> {
   };
   dispatch = createDispatch(deps, queue);
   if (opts.runner) {
-    runner = createRunner(deps, { queue, id: config.runner.id, kinds: config.runner.kinds, concurrency: config.jobConcurrency, workRoot: config.runner.workDir });
+    runner = createRunner(deps, { queue, id: config.runner.id, kinds: config.runner.kinds, concurrency: config.jobConcurrency, workRoot: config.runner.workDir ?? path.join(config.dataDir, 'jobs') });
   }
   let stopLoop: (() => void) | null = null;
   const d = dispatch;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -213,7 +214,7 @@ describe('annotation changes after the training (SPEC §8 9002)', () => {
 });
 
 describe('deleting the model', () => {
-  it('removes what its trainings left: weights, results, packs, snapshot manifests and kept folders', async () => {
+  it('removes what its trainings left: weights, results, packs, snapshot manifests and kept checkpoints', async () => {
     const { db, blobs } = t.app.deps;
     const trainings = await db.selectFrom('trainings').select(['id', 'artifacts']).where('model_id', '=', m.model.id).execute();
     const packs = await db.selectFrom('model_packs').select('artifact_sha').where('model_id', '=', m.model.id).where('artifact_sha', 'is not', null).execute();
@@ -225,15 +226,16 @@ describe('deleting the model', () => {
     ];
     expect(outputs.length).toBeGreaterThanOrEqual(4);
     for (const sha of outputs) expect(await blobs.exists(sha), sha).toBe(true);
-    // As a failed training keeps its folder for a resume.
-    const kept = path.join(t.config.dataDir, 'trainings', String(trainings[0]!.id), 'run');
-    fs.mkdirSync(kept, { recursive: true });
-    fs.writeFileSync(path.join(kept, 'last.pt'), 'checkpoint');
+    // As a failed training keeps its checkpoint in the blob store for a resume.
+    const last = Buffer.from(`checkpoint of ${m.model.id}`);
+    const lastSha = createHash('sha256').update(last).digest('hex');
+    await blobs.putBuffer(lastSha, last);
+    await db.updateTable('trainings').set({ checkpoint: JSON.stringify({ last: lastSha }) }).where('id', '=', trainings[0]!.id).execute();
+    outputs.push(lastSha);
 
     const r = await call(t.app, 'DELETE', `/api/models/${m.model.id}`, undefined, { token });
     expect(r.code, r.message).toBe(0);
     for (const sha of outputs) expect(await blobs.exists(sha), sha).toBe(false);
-    expect(fs.existsSync(path.dirname(kept))).toBe(false);
     expect(await db.selectFrom('trainings').select('id').where('model_id', '=', m.model.id).execute()).toEqual([]);
   });
 });

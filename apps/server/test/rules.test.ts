@@ -145,4 +145,55 @@ describe('configuration', () => {
       }
     }
   });
+
+  it('keeps the one-process default, and reads the scale settings (issue 34)', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ redisUrl: null, storage: { s3: null, publicOrigin: null }, queue: { kind: 'db', leaseMs: 30_000, maxAttempts: 3 }, runner: { inServer: true, device: null, gpus: 1 } });
+    expect(c.runner.kinds).toEqual(['training', 'test', 'export', 'golden']);
+    const scale = loadConfig({
+      REDIS_URL: 'redis://cache:6379',
+      S3_BUCKET: 'loupe-blobs',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+      RUNNER_IN_SERVER: 'false',
+      RUNNER_KINDS: 'training, test',
+      RUNNER_DEVICE: 'cuda:1',
+      RUNNER_GPUS: '4',
+      JOB_LEASE_S: '10',
+    });
+    expect(scale).toMatchObject({ redisUrl: 'redis://cache:6379', queue: { kind: 'bullmq', leaseMs: 10_000 }, runner: { inServer: false, kinds: ['training', 'test'], device: 'cuda:1', gpus: 4 } });
+    expect(scale.storage.s3).toMatchObject({ bucket: 'loupe-blobs', endpoint: 'http://minio:9000', forcePathStyle: true, region: 'us-east-1' });
+    expect(scale.storage.publicOrigin).toBe('http://minio:9000');
+    // AWS without an endpoint: signed URLs name the bucket's own host.
+    expect(loadConfig({ S3_BUCKET: 'loupe-blobs', S3_REGION: 'eu-central-1' }).storage.publicOrigin).toBe('https://loupe-blobs.s3.eu-central-1.amazonaws.com');
+    expect(loadConfig({ REDIS_URL: 'redis://cache:6379', JOB_QUEUE: 'db' }).queue.kind).toBe('db');
+  });
+
+  it('names every bad scale setting', () => {
+    try {
+      loadConfig({
+        REDIS_URL: 'http://cache',
+        JOB_QUEUE: 'kafka',
+        S3_BUCKET: 'Bad_Bucket',
+        S3_ACCESS_KEY_ID: 'only-the-key',
+        S3_PREFIX: '/abs',
+        RUNNER_KINDS: 'training,mining',
+        RUNNER_DEVICE: 'tpu',
+        RUNNER_ID: 'a b',
+        RUNNER_GPUS: '0',
+        JOB_LEASE_S: '1',
+        SIGNED_URL_TTL_S: '999999',
+      });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const problems = (err as ConfigError).problems.join('\n');
+      for (const name of ['REDIS_URL', 'JOB_QUEUE', 'S3_BUCKET', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX', 'RUNNER_KINDS', 'RUNNER_DEVICE', 'RUNNER_ID', 'RUNNER_GPUS', 'JOB_LEASE_S', 'SIGNED_URL_TTL_S']) {
+        expect(problems).toContain(name);
+      }
+    }
+    expect(() => loadConfig({ JOB_QUEUE: 'bullmq' })).toThrow(/JOB_QUEUE=bullmq needs REDIS_URL/);
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000' })).toThrow(/S3_BUCKET must be set/);
+  });
 });

@@ -153,10 +153,11 @@ describe('pretrained cannot load a file of the user’s choosing (issue 30 item 
     const done = await waitFor(t.app, alice, modelId, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status));
     expect(done.status, done.error ?? '').toBe('succeeded');
     expect(done.params.pretrained).toBe(String(source));
-    // The engine's own record of its config (results.json): the server's copy in the training's folder.
+    // The engine's own record of its config (results.json): the server's copy in the job's work folder.
     const results = (await t.app.deps.db.selectFrom('trainings').select('artifacts').where('id', '=', r.data.id).executeTakeFirstOrThrow()).artifacts;
     const config = (JSON.parse((await t.app.deps.blobs.readBuffer((JSON.parse(results) as { results: string }).results)).toString('utf8')) as { config: { pretrained: string } }).config;
-    expect(config.pretrained).toBe(path.join(t.config.dataDir, 'trainings', String(r.data.id), 'pretrained.pt'));
+    const jobId = (await t.app.deps.db.selectFrom('trainings').select('job_id').where('id', '=', r.data.id).executeTakeFirstOrThrow()).job_id;
+    expect(config.pretrained).toBe(path.join(t.config.dataDir, 'jobs', String(jobId), 'pretrained.pt'));
     expect(fs.existsSync(marker)).toBe(false);
   }, 180_000);
 });

@@ -128,21 +128,32 @@ describe('a training on the real engine', () => {
     expect(again.code).toBe(40003);
   });
 
-  it('marks a job a dead server left running as failed at start-up', async () => {
+  it('leaves a job another process holds alone at start-up, and fails one whose runner stopped answering on its last attempt', async () => {
     const { db } = t.app.deps;
     const now = Date.now();
     const snap = await db.selectFrom('trainings').select('snapshot_id').where('id', '=', first.id).executeTakeFirstOrThrow();
-    const job = await db.insertInto('jobs').values({ kind: 'training', model_id: s.model.id, owner_id: (await db.selectFrom('models').select('owner_id').where('id', '=', s.model.id).executeTakeFirstOrThrow()).owner_id, state: 'running', payload: '{}', created_at: now, started_at: now, heartbeat_at: now }).returning('id').executeTakeFirstOrThrow();
+    const owner = (await db.selectFrom('models').select('owner_id').where('id', '=', s.model.id).executeTakeFirstOrThrow()).owner_id;
+    // Held by a runner elsewhere: a live lease, attempts spent (3 of 3), so a takeover could only fail it.
+    const job = await db
+      .insertInto('jobs')
+      .values({ kind: 'training', model_id: s.model.id, owner_id: owner, state: 'running', attempts: 3, payload: '{}', created_at: now, started_at: now, heartbeat_at: now, lease_owner: 'elsewhere:1', lease_until: now + 60_000 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const tr = await db.insertInto('trainings').values({ model_id: s.model.id, version: 3, snapshot_id: snap.snapshot_id, job_id: job.id, task: 'detect', parameters: '{}', status: 'training', phase: 'training', data_version: 0, eta_s: null, summary: null, error: null, created_at: now, started_at: now, ended_at: null }).returning('id').executeTakeFirstOrThrow();
     await db.updateTable('models').set({ train_id: tr.id, training_status: 'training', project_status: 'training' }).where('id', '=', s.model.id).execute();
 
-    // A second server on the same database starts, as after a crash.
-    const second = await startApp({ dataDir: t.config.dataDir, databaseSchema: t.config.databaseSchema });
+    // A second server on the same database starts (issue 34: never fail a job because another process started).
+    const second = await startApp({ dataDir: t.config.dataDir, databaseSchema: t.config.databaseSchema, queue: { kind: 'db', leaseMs: 1000, maxAttempts: 3 } });
     try {
-      const d = await detail(second.app, token, s.model.id, tr.id);
-      expect(d.status).toBe('failed');
-      expect(d.error).toMatch(/server stopped/);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await detail(second.app, token, s.model.id, tr.id)).status).toBe('training');
+      // Its runner stops answering: once the lease is past, the job is given up with a reason.
+      await db.updateTable('jobs').set({ lease_until: Date.now() - 1 }).where('id', '=', job.id).execute();
+      const d = await waitFor(second.app, token, s.model.id, tr.id, (x) => x.status === 'failed', 10_000);
+      expect(d.error).toMatch(/stopped answering/);
       expect(await model(s.model.id)).toMatchObject({ projectStatus: 'no', trainingStatus: 'failed' });
+      const row = await db.selectFrom('jobs').select(['state', 'lease_owner']).where('id', '=', job.id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ state: 'failed', lease_owner: null });
     } finally {
       await second.app.close();
     }

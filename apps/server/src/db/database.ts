@@ -66,7 +66,7 @@ async function postgres(config: Config, log: KyselyConfig['log']): Promise<Kysel
   }
   const pool = new pg.Pool({
     connectionString: config.databaseUrl!,
-    max: 5,
+    max: config.databasePoolMax,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
     // Timestamps are bigint milliseconds: read them as numbers, as SQLite does.
     types: {

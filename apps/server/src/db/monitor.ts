@@ -19,7 +19,7 @@ export function monitorRepo(db: Kysely<DB>) {
     },
     /**
      * Queued jobs of every account that the runner takes before `job`: a higher priority, or the same priority and
-     * queued earlier (jobs.claim's order within a priority).
+     * queued earlier (job-queue-db.ts's order within a priority).
      */
     async queuedAhead(job: Job): Promise<number> {
       const row = await db

@@ -40,8 +40,7 @@ export function mayRedirect(req: FastifyRequest): boolean {
 
 /** How long a signed URL is handed out for (config.storage.signedUrlTtlS, default 300 s). */
 export function signedUrlTtlS(deps: Deps): number {
-  const storage = (deps.config as { storage?: { signedUrlTtlS?: number } }).storage;
-  return storage?.signedUrlTtlS ?? 300;
+  return deps.config.storage.signedUrlTtlS;
 }
 
 /**

@@ -34,15 +34,28 @@ export function createDispatch(deps: Deps, queue: JobQueue) {
       deps.log.warn(`job ${id} (${job.kind}): its runner stopped answering; queued again for another runner (attempt ${job.attempts + 1} of ${deps.config.queue.maxAttempts})`);
       await JOB_HANDLERS[job.kind]?.requeued?.(deps, job);
     }
-    for (const id of exhausted) {
-      const job = await deps.jobs.find(id);
-      if (!job) continue;
-      const reason = failure('runnerLost', `${job.attempts}/${deps.config.queue.maxAttempts}`);
-      deps.log.warn(`job ${id} (${job.kind}): its runner stopped answering on the last attempt; failed`);
-      await deps.db.updateTable('jobs').set({ state: 'failed', error: reason, finished_at: now, lease_owner: null, lease_until: null }).where('id', '=', id).execute();
-      await JOB_HANDLERS[job.kind]?.fail(deps, job, reason);
-      await recordUsage(deps, job, { startedAt: Number(job.started_at ?? now), modelName: '' }).catch((e: unknown) => deps.log.error(e, `usage of job ${id} not recorded`));
+    for (const id of exhausted) await giveUp(id, now);
+    if (queue.kind === 'bullmq') {
+      // A row left running whose BullMQ job is gone (Redis restarted without persistence) has no lease to expire:
+      // its heartbeat, which every runner writes, says it is dead.
+      const stale = now - Math.max(4 * deps.config.queue.leaseMs, 120_000);
+      const rows = await deps.db.selectFrom('jobs').select('id').where('state', '=', 'running').where('heartbeat_at', '<', stale).execute();
+      for (const r of rows) await giveUp(r.id, now, stale);
     }
+  }
+
+  /** Fails a job whose runner is gone for good, and its subject, with the reason a user reads. */
+  async function giveUp(id: number, now: number, staleBefore?: number): Promise<void> {
+    const job = await deps.jobs.find(id);
+    if (!job) return;
+    const reason = failure('runnerLost', `${job.attempts}/${deps.config.queue.maxAttempts}`);
+    let q = deps.db.updateTable('jobs').set({ state: 'failed', error: reason, finished_at: now, lease_owner: null, lease_until: null }).where('id', '=', id);
+    // Two processes sweeping stale rows at once: one of them records it.
+    if (staleBefore !== undefined) q = q.where('state', '=', 'running').where('heartbeat_at', '<', staleBefore);
+    if (Number((await q.executeTakeFirst()).numUpdatedRows) === 0) return;
+    deps.log.warn(`job ${id} (${job.kind}): its runner stopped answering and no attempt is left; failed`);
+    await JOB_HANDLERS[job.kind]?.fail(deps, job, reason);
+    await recordUsage(deps, job, { startedAt: Number(job.started_at ?? now), modelName: '' }).catch((e: unknown) => deps.log.error(e, `usage of job ${id} not recorded`));
   }
 
   const once = <T>(get: () => Promise<T> | null, set: (p: Promise<T> | null) => void, run: () => Promise<T>) => {

@@ -125,13 +125,15 @@ export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Pro
       last = { ...last, phase, metrics: {} };
       deps.trainingEvents.publish(trainingId, { type: 'progress', data: last });
     } else if (e.event === 'epoch') {
+      // The engine saved last.pt before it reported the epoch: store it first, so every epoch the user sees is one a
+      // resume on any runner goes on from.
+      if (ctx.lost()) return;
+      await saveCheckpoint(deps, trainingId, runDir).catch((err: unknown) => deps.log.error(err, `training ${trainingId}: checkpoint not stored`));
       last = progress({ epoch: e.epoch, epochs: e.epochs, metrics: e.metrics, etaS: e.eta_s ?? null });
       await deps.trainings.addEpoch({ training_id: trainingId, epoch: e.epoch, epochs: e.epochs, metrics: JSON.stringify(e.metrics), eta_s: e.eta_s ?? null, created_at: deps.now() });
       await deps.trainings.update(trainingId, { epoch: e.epoch, epochs: e.epochs, eta_s: e.eta_s ?? null });
       await deps.jobs.update(job.id, { progress: JSON.stringify(last) });
       deps.trainingEvents.publish(trainingId, { type: 'progress', id: e.epoch, data: last });
-      // The engine saved last.pt before it reported the epoch: store it, so any runner can go on from here.
-      if (!ctx.lost()) await saveCheckpoint(deps, trainingId, runDir).catch((err: unknown) => deps.log.error(err, `training ${trainingId}: checkpoint not stored`));
     } else if (e.event === 'artifact' && (e.kind === 'checkpoint' || e.kind === 'results')) {
       artifacts[e.kind === 'checkpoint' ? 'best' : 'results'] = await keep(deps, e.path);
     } else if (e.event === 'done') {

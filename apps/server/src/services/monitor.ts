@@ -109,7 +109,7 @@ export async function modelMonitor(deps: Deps, model: Model, lang: Language): Pr
       done: r ? r.done : int(progress.done),
       total: r ? r.image_count : int(progress.total),
       etaS: t?.eta_s ?? null,
-      // 1 + the jobs taken before it; the runner's turns between accounts of one priority (jobs.claim) may move it a place.
+      // 1 + the jobs taken before it; the queue's turns between accounts of one priority (job-queue-db.ts) may move it a place.
       queuePosition: job.state === 'queued' ? (await repo.queuedAhead(job)) + 1 : null,
       queuedAt: iso(job.created_at)!,
       startedAt: iso(job.started_at),
