@@ -30,6 +30,12 @@ def run_engine(*args, check=True, env=None):
     return p.returncode, events, p.stderr
 
 
+def torchrun_cmd(n, *args):
+    """The runner's command line for a training over n processes (engine/HARDWARE.md, GPU runners)."""
+    return [sys.executable, "-m", "loupe_engine.torchrun", "--standalone", f"--nproc_per_node={n}", "-m",
+            "loupe_engine", *map(str, args)]
+
+
 def seeded_samples(ds, n):
     """The first n samples of a training set, each drawn from its own seed: two sets that differ in one
     augmentation give samples that differ by it alone."""

@@ -1,20 +1,20 @@
 """The device a run names (loupe_engine/device.py) and the CUDA path of every task: float16 mixed precision, data
 loaders with workers and pinned memory, `test --half`, and DDP over NCCL under torchrun. The CUDA tests skip on a
 host without a GPU; the refusals run everywhere."""
+import importlib.util
 import json
 import subprocess
 
 import pytest
 import torch
 
-from conftest import engine_env
+from conftest import engine_env, torchrun_cmd
 from inproc import run
 from loupe_engine import device
 from loupe_engine.config import validate
 from loupe_engine.trainer.base import BaseTrainer
 from shapes import make_classify, make_segment
 from test_ocr import make_text_dataset
-from test_torchrun import torchrun_cmd
 
 cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
 FAST = ["--set", "imgsz=64", "--set", "epochs=2", "--set", "seed=3", "--set", "model=n"]
@@ -131,6 +131,7 @@ def test_every_task_trains_in_float16_on_cuda_and_tests_in_half(task, tmp_path):
 
 @cuda
 @pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two GPUs")
+@pytest.mark.skipif(not importlib.util.find_spec("torch.distributed.run"), reason="torchrun is missing")
 def test_torchrun_trains_one_job_over_two_gpus_with_nccl(det_data, tmp_path):
     out = tmp_path / "r"
     p = subprocess.run(torchrun_cmd(2, "train", "--task", "detect", "--data", f"{det_data}/train.json", "--val",

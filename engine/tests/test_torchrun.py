@@ -4,19 +4,12 @@ on the same step and the run resumes from last.pt under torchrun."""
 import json
 import signal
 import subprocess
-import sys
 
 import pytest
 
-from conftest import engine_env
+from conftest import engine_env, torchrun_cmd
 
 pytest.importorskip("torch.distributed.run", reason="torchrun (torch.distributed.run) is missing")
-
-
-def torchrun_cmd(n, *args):
-    """The runner's command line for n processes (HARDWARE.md, GPU runners)."""
-    return [sys.executable, "-m", "loupe_engine.torchrun", "--standalone", f"--nproc_per_node={n}", "-m",
-            "loupe_engine", *map(str, args)]
 
 
 def _train(det_data, out, *extra):
