@@ -305,6 +305,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (badKinds.length > 0 || kinds.length === 0) problems.push(`RUNNER_KINDS must be a comma-separated list of ${JOB_KINDS.join(', ')}, got "${kindsRaw}"`);
   const runnerDevice = str('RUNNER_DEVICE')?.toLowerCase() ?? null;
   if (runnerDevice !== null && !/^(cpu|cuda(:\d{1,2})?)$/.test(runnerDevice)) problems.push(`RUNNER_DEVICE must be cpu, cuda or cuda:N, got "${runnerDevice}"`);
+  const runnerGpus = int('RUNNER_GPUS', 1, 1, 64);
+  // Under torchrun each process takes the GPU of its local rank: a named one would put every rank on it.
+  if (runnerGpus > 1 && runnerDevice?.startsWith('cuda:')) problems.push(`RUNNER_DEVICE must be cpu or cuda with RUNNER_GPUS above 1 (choose the GPUs with CUDA_VISIBLE_DEVICES), got "${runnerDevice}"`);
   const runnerId = str('RUNNER_ID') ?? `${os.hostname()}-${process.pid}`;
   if (!/^[A-Za-z0-9._:-]{1,40}$/.test(runnerId)) problems.push(`RUNNER_ID must be 1-40 letters, digits, dots, colons, hyphens or underscores, got "${runnerId}"`);
 
@@ -392,7 +395,7 @@ export function loadConfig(env: Env = process.env): Config {
       id: runnerId,
       kinds: kinds.filter((k): k is JobKindName => (JOB_KINDS as readonly string[]).includes(k)),
       device: runnerDevice,
-      gpus: int('RUNNER_GPUS', 1, 1, 64),
+      gpus: runnerGpus,
       workDir: str('RUNNER_WORK_DIR') ? path.resolve(str('RUNNER_WORK_DIR')!) : null,
     },
   };

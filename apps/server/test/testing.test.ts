@@ -271,11 +271,16 @@ describe('a test on the real engine', () => {
     expect([again.status, again.code]).toEqual([409, 40005]);
   });
 
-  it('marks a test a dead server left running as failed at start-up', async () => {
+  it('fails a test whose runner stopped answering on its last attempt, with the reason in the caller\'s language', async () => {
     const { db } = t.app.deps;
     const now = Date.now();
     const owner = (await db.selectFrom('models').select('owner_id').where('id', '=', s.model.id).executeTakeFirstOrThrow()).owner_id;
-    const job = await db.insertInto('jobs').values({ kind: 'test', model_id: s.model.id, owner_id: owner, state: 'running', payload: '{}', created_at: now, started_at: now, heartbeat_at: now }).returning('id').executeTakeFirstOrThrow();
+    // Its runner died: the lease ran out on the last of its attempts.
+    const job = await db
+      .insertInto('jobs')
+      .values({ kind: 'test', model_id: s.model.id, owner_id: owner, state: 'running', attempts: 3, payload: '{}', created_at: now, started_at: now, heartbeat_at: now, lease_owner: 'dead-runner:1', lease_until: now - 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const runId = await t.app.deps.testRuns.insert(
       db,
       { model_id: s.model.id, training_id: s.trainingId, job_id: job.id, status: 'testing', source: 'images', settings: '{}', image_count: 1, summary: null, error: null, created_at: now, started_at: now, ended_at: null },
@@ -284,14 +289,14 @@ describe('a test on the real engine', () => {
     await db.updateTable('models').set({ test_id: runId, test_status: 'testing', project_status: 'testing' }).where('id', '=', s.model.id).execute();
     await db.updateTable('images').set({ test_state: 'unprocessed' }).where('id', '=', extra).execute();
 
-    // A second server on the same database starts, as after a crash.
+    // A second server on the same database reaps it at start-up.
     const second = await startApp({ dataDir: t.config.dataDir, databaseSchema: t.config.databaseSchema });
     try {
       const r = await call<TestRunData>(second.app, 'GET', testUrl(s.model.id, runId), undefined, { token });
-      expect(r.data).toMatchObject({ status: 'failed', error: 'The server stopped while this test was running; start it again.' });
+      expect(r.data).toMatchObject({ status: 'failed', error: 'The machine running this job stopped answering and no other runner could finish it; start it again.' });
       // The reason in the caller's language (stored as a code: contracts failures.ts).
       const zh = await call<TestRunData>(second.app, 'GET', testUrl(s.model.id, runId), undefined, { token, lang: 'zh' });
-      expect(zh.data.error).toBe('测试运行期间服务器已停止，请重新开始测试。');
+      expect(zh.data.error).toBe('运行此任务的机器停止响应，且没有其他运行器能完成它；请重新开始。');
       expect(await model(s.model.id)).toMatchObject({ projectStatus: 'no', testStatus: 'failed' });
       const img = await call<ImageListData>(t.app, 'GET', `/api/models/${s.model.id}/images?filter=unprocessed`, undefined, { token });
       expect(img.data.total).toBe(0);

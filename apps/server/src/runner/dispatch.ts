@@ -48,7 +48,7 @@ export function createDispatch(deps: Deps, queue: JobQueue) {
   async function giveUp(id: number, now: number, staleBefore?: number): Promise<void> {
     const job = await deps.jobs.find(id);
     if (!job) return;
-    const reason = failure('runnerLost', `${job.attempts}/${deps.config.queue.maxAttempts}`);
+    const reason = failure('runnerLost');
     let q = deps.db.updateTable('jobs').set({ state: 'failed', error: reason, finished_at: now, lease_owner: null, lease_until: null }).where('id', '=', id);
     // Two processes sweeping stale rows at once: one of them records it.
     if (staleBefore !== undefined) q = q.where('state', '=', 'running').where('heartbeat_at', '<', staleBefore);

@@ -148,13 +148,15 @@ export function deviceSpec(deps: { config: { runner: { device: string | null } }
 
 /**
  * The command a training runs: the engine itself, or with RUNNER_GPUS above 1 the engine under torchrun, one
- * process per GPU training one job with DistributedDataParallel (engine/HARDWARE.md, GPU runners).
+ * process per GPU training one job with DistributedDataParallel (engine/HARDWARE.md, GPU runners). The engine's
+ * own launcher (loupe_engine.torchrun) starts Debian's torch 1.13 torchrun under Python 3.11; `--standalone` gives
+ * each job its own rendezvous port, so two jobs on one host do not meet.
  */
 export function trainCommand(deps: { config: { engine: { command: string[] }; runner: { gpus: number } } }): string[] {
   const { command } = deps.config.engine;
   const gpus = deps.config.runner.gpus;
   if (gpus <= 1) return command;
-  // ['/usr/bin/python3', '-m', 'loupe_engine'] → python3 -m torch.distributed.run --nproc_per_node=N -m loupe_engine
+  // ['/usr/bin/python3', '-m', 'loupe_engine'] → python3 -m loupe_engine.torchrun … -m loupe_engine
   const [python, ...rest] = command;
-  return [python!, '-m', 'torch.distributed.run', '--standalone', `--nproc_per_node=${gpus}`, ...rest];
+  return [python!, '-m', 'loupe_engine.torchrun', '--standalone', `--nproc_per_node=${gpus}`, ...rest];
 }
