@@ -130,6 +130,9 @@ describe.each(adapters)('EventBus contract: %s', (kind, make) => {
     off();
     await bus.ready();
     bus.publish(3, { n: 2 });
+    // publish() does not wait for Redis: give it time to be handled before the next subscription goes out on the
+    // other connection (otherwise Redis may see the SUBSCRIBE first, and delivering n: 2 would be right).
+    await new Promise((r) => setTimeout(r, 150));
     const second: Ev[] = [];
     bus.subscribe(3, (e) => second.push(e));
     await bus.ready();

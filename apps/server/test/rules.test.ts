@@ -158,11 +158,11 @@ describe('configuration', () => {
       S3_SECRET_ACCESS_KEY: 's',
       RUNNER_IN_SERVER: 'false',
       RUNNER_KINDS: 'training, test',
-      RUNNER_DEVICE: 'cuda:1',
+      RUNNER_DEVICE: 'cuda',
       RUNNER_GPUS: '4',
       JOB_LEASE_S: '10',
     });
-    expect(scale).toMatchObject({ redisUrl: 'redis://cache:6379', queue: { kind: 'bullmq', leaseMs: 10_000 }, runner: { inServer: false, kinds: ['training', 'test'], device: 'cuda:1', gpus: 4 } });
+    expect(scale).toMatchObject({ redisUrl: 'redis://cache:6379', queue: { kind: 'bullmq', leaseMs: 10_000 }, runner: { inServer: false, kinds: ['training', 'test'], device: 'cuda', gpus: 4 } });
     expect(scale.storage.s3).toMatchObject({ bucket: 'loupe-blobs', endpoint: 'http://minio:9000', forcePathStyle: true, region: 'us-east-1' });
     expect(scale.storage.publicOrigin).toBe('http://minio:9000');
     // AWS without an endpoint: signed URLs name the bucket's own host.

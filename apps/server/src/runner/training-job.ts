@@ -125,15 +125,17 @@ export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Pro
       last = { ...last, phase, metrics: {} };
       deps.trainingEvents.publish(trainingId, { type: 'progress', data: last });
     } else if (e.event === 'epoch') {
-      // The engine saved last.pt before it reported the epoch: store it first, so every epoch the user sees is one a
-      // resume on any runner goes on from.
+      // Another runner owns the job now: its epochs are the ones kept.
       if (ctx.lost()) return;
-      await saveCheckpoint(deps, trainingId, runDir).catch((err: unknown) => deps.log.error(err, `training ${trainingId}: checkpoint not stored`));
       last = progress({ epoch: e.epoch, epochs: e.epochs, metrics: e.metrics, etaS: e.eta_s ?? null });
       await deps.trainings.addEpoch({ training_id: trainingId, epoch: e.epoch, epochs: e.epochs, metrics: JSON.stringify(e.metrics), eta_s: e.eta_s ?? null, created_at: deps.now() });
       await deps.trainings.update(trainingId, { epoch: e.epoch, epochs: e.epochs, eta_s: e.eta_s ?? null });
       await deps.jobs.update(job.id, { progress: JSON.stringify(last) });
       deps.trainingEvents.publish(trainingId, { type: 'progress', id: e.epoch, data: last });
+      // The engine saved last.pt before it reported the epoch: store it, so any runner can go on from here. Recorded
+      // after the epoch, so the history never has a gap: a resume from an older checkpoint reports the epochs after
+      // it again (the last report wins), and every epoch before the latest recorded one is in the stored checkpoint.
+      await saveCheckpoint(deps, trainingId, runDir).catch((err: unknown) => deps.log.error(err, `training ${trainingId}: checkpoint not stored`));
     } else if (e.event === 'artifact' && (e.kind === 'checkpoint' || e.kind === 'results')) {
       artifacts[e.kind === 'checkpoint' ? 'best' : 'results'] = await keep(deps, e.path);
     } else if (e.event === 'done') {
