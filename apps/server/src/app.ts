@@ -18,6 +18,7 @@ import { reqSerializer } from './http/log-redact.js';
 import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import type { Deps } from './services/deps.js';
 import { wire } from './wiring.js';
+import { adoptLegacyCheckpoints } from './services/training/workdir.js';
 import { redisConnection } from './adapters/redis.js';
 import { authRateLimit, rateLimitOptions } from './http/rate-limit.js';
 import { ensureFirstAdmin } from './services/admin.js';
@@ -105,6 +106,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const deps = wired.deps;
   // preClose runs before anything closes: running engines are stopped and their jobs recorded, then the ports go.
   app.addHook('preClose', () => wired.close());
+  const adopted = await adoptLegacyCheckpoints(deps);
+  if (adopted > 0) log.info(`${adopted} failed trainings' checkpoints moved from DATA_DIR/trainings into the blob store`);
   await wired.start();
   // Blob and temp files a crash left behind, now and every maintenance.sweepIntervalS (blob-cleanup.ts).
   const stopSweeps = await startSweeps(deps);

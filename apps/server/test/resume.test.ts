@@ -139,4 +139,24 @@ describe('resuming a training from its last checkpoint', () => {
     expect(job).toEqual({ state: 'succeeded', attempts: 2 });
     expect(fs.existsSync(`/proc/${engine}`) && !/\) Z /.test(fs.readFileSync(`/proc/${engine}/stat`, 'utf8'))).toBe(false);
   }, 90_000);
+
+  it('a checkpoint an older server kept in DATA_DIR/trainings moves into the blob store at start-up', async () => {
+    const s2 = await labeledStudio(t.app, token, { count: 6 });
+    const r = await start(t.app, token, s2.model.id, { ...TINY, epochs: 1 });
+    const done = await waitFor(t.app, token, s2.model.id, r.data.id, (x) => !['queued', 'preparing', 'training'].includes(x.status));
+    // As a server before issue 34 left a failed, resumable training: its checkpoint in a folder, none in the store.
+    await t.app.deps.db.updateTable('trainings').set({ status: 'failed', resumable: 1, checkpoint: null }).where('id', '=', done.id).execute();
+    const legacy = path.join(t.config.dataDir, 'trainings', String(done.id), 'run');
+    fs.mkdirSync(legacy, { recursive: true });
+    fs.writeFileSync(path.join(legacy, 'last.pt'), `checkpoint of ${done.id}`);
+    const second = await startApp({ dataDir: t.config.dataDir, databaseSchema: t.config.databaseSchema });
+    try {
+      const kept = await checkpoint(done.id);
+      expect(kept).not.toBeNull();
+      expect((await t.app.deps.blobs.readBuffer(kept!.last)).toString()).toBe(`checkpoint of ${done.id}`);
+      expect(fs.existsSync(path.join(t.config.dataDir, 'trainings'))).toBe(false);
+    } finally {
+      await second.app.close();
+    }
+  }, 60_000);
 });

@@ -68,3 +68,28 @@ export async function dropCheckpoint(deps: Deps, trainingId: number): Promise<vo
   await deps.trainings.update(trainingId, { checkpoint: null });
   await removeBlobsIfUnused(deps, shas);
 }
+
+/**
+ * Before issue 34 a failed training kept its checkpoint in DATA_DIR/trainings/<id>/run on the server's disk. At
+ * start-up such folders move into the blob store, so those trainings stay resumable on any runner; then they go.
+ */
+export async function adoptLegacyCheckpoints(deps: Deps): Promise<number> {
+  const root = path.join(deps.config.dataDir, 'trainings');
+  const names = await fs.promises.readdir(root).catch(() => [] as string[]);
+  let adopted = 0;
+  for (const name of names) {
+    if (!/^[1-9][0-9]{0,14}$/.test(name)) continue;
+    const id = Number(name);
+    const row = await deps.trainings.byId(id);
+    // A failed one that could resume, or one a crashed server left running (the reaper will hand it to a runner).
+    const wanted = row && !row.checkpoint && ((row.status === 'failed' && row.resumable === 1) || ['queued', 'preparing', 'training'].includes(row.status));
+    if (row && wanted) {
+      await saveCheckpoint(deps, id, path.join(root, name, 'run'));
+      if (await hasCheckpoint(deps, id)) adopted += 1;
+      else if (row.status === 'failed') await deps.trainings.update(id, { resumable: 0 });
+    }
+    await fs.promises.rm(path.join(root, name), { recursive: true, force: true });
+  }
+  await fs.promises.rmdir(root).catch(() => undefined);
+  return adopted;
+}
