@@ -8,7 +8,7 @@ import { useTranslation } from '@/i18n';
 import { useNotify } from '@/pages/auth/shared/useNotify';
 import { MODEL_LIST_PATH } from '@/routes/table';
 import { useProject } from '@/stores/project';
-import { downloadExport, exportUrl } from './exportDownload';
+import { downloadFile, exportUrl } from './exportDownload';
 
 /** The format offered first: LabelMe for polygons, which its users edit; COCO elsewhere. */
 function defaultFormat(type: ModelType | undefined): ExportFormat {
@@ -39,7 +39,7 @@ export default function DownloadImage() {
     setBusy(true);
     setError(null);
     try {
-      await downloadExport(exportUrl(project.id, format, split === 'all' ? undefined : split));
+      await downloadFile(exportUrl(project.id, format, split === 'all' ? undefined : split));
       void message.success(t('export.started'));
     } catch (e) {
       if (!isApiError(e) || !e.handled) setError(e instanceof Error ? e.message : String(e));

@@ -13,12 +13,13 @@ export function exportUrl(modelId: string, format: ExportFormat, split?: Split):
 }
 
 /**
- * Download the dataset ZIP. A refusal (no permission, nothing to export) comes back as a JSON envelope, so
- * the request is first opened here to read its headers: an envelope is shown like any refused call; a ZIP is
- * abandoned and handed to the browser through a link, which streams it to disk instead of into memory. The link
- * carries no token: the HttpOnly files cookie (set by this very answer if not before) signs it in.
+ * Download a file of the API (a dataset ZIP, a model pack). A refusal (no permission, nothing to export) comes back
+ * as a JSON envelope, so the request is first opened here to read its headers: an envelope is shown like any
+ * refused call; a file is abandoned and handed to the browser through a link, which streams it to disk instead of
+ * into memory. The link carries no token: the HttpOnly files cookie (set by this very answer if not before) signs
+ * it in, and where blobs live in S3 the server answers the link with a short-lived signed URL to the bucket.
  */
-export async function downloadExport(url: string): Promise<void> {
+export async function downloadFile(url: string): Promise<void> {
   const controller = new AbortController();
   const headers: Record<string, string> = { [HeaderNames.language]: currentLanguage() };
   const token = getSession().token;
