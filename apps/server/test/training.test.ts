@@ -142,11 +142,20 @@ describe('a training on the real engine', () => {
     const tr = await db.insertInto('trainings').values({ model_id: s.model.id, version: 3, snapshot_id: snap.snapshot_id, job_id: job.id, task: 'detect', parameters: '{}', status: 'training', phase: 'training', data_version: 0, eta_s: null, summary: null, error: null, created_at: now, started_at: now, ended_at: null }).returning('id').executeTakeFirstOrThrow();
     await db.updateTable('models').set({ train_id: tr.id, training_status: 'training', project_status: 'training' }).where('id', '=', s.model.id).execute();
 
+    // Work folders on this host: the held job's (another runner here may be using it) and one a killed runner left.
+    const jobsDir = path.join(t.config.dataDir, 'jobs');
+    const old = new Date(Date.now() - 3_600_000);
+    for (const name of [String(job.id), '987654']) {
+      fs.mkdirSync(path.join(jobsDir, name), { recursive: true });
+      fs.utimesSync(path.join(jobsDir, name), old, old);
+    }
     // A second server on the same database starts (issue 34: never fail a job because another process started).
     const second = await startApp({ dataDir: t.config.dataDir, databaseSchema: t.config.databaseSchema, queue: { kind: 'db', leaseMs: 1000, maxAttempts: 3 } });
     try {
       await new Promise((r) => setTimeout(r, 1500));
       expect((await detail(second.app, token, s.model.id, tr.id)).status).toBe('training');
+      expect(fs.existsSync(path.join(jobsDir, String(job.id)))).toBe(true);
+      expect(fs.existsSync(path.join(jobsDir, '987654'))).toBe(false);
       // Its runner stops answering: once the lease is past, the job is given up with a reason.
       await db.updateTable('jobs').set({ lease_until: Date.now() - 1 }).where('id', '=', job.id).execute();
       const d = await waitFor(second.app, token, s.model.id, tr.id, (x) => x.status === 'failed', 10_000);

@@ -199,10 +199,30 @@ export function createRunner(deps: Deps, opts: RunnerOptions) {
   const poll = setInterval(kick, POLL_MS);
   poll.unref();
 
+  /**
+   * Work folders a killed runner left in this work root: those of jobs no runner is running now. A running job's
+   * folder may belong to another runner on this host sharing DATA_DIR, so it stays.
+   */
+  async function sweepWorkRoot(): Promise<void> {
+    const names = await fs.promises.readdir(opts.workRoot).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!/^[1-9][0-9]{0,14}$/.test(name) || running.has(Number(name))) continue;
+      const dir = path.join(opts.workRoot, name);
+      // Made a moment ago: another runner on this host may have just taken that job.
+      const st = await fs.promises.stat(dir).catch(() => null);
+      if (!st || st.mtimeMs > Date.now() - 60_000) continue;
+      const job = await deps.jobs.find(Number(name));
+      if (job?.state === 'running') continue;
+      await fs.promises.rm(dir, { recursive: true, force: true });
+    }
+  }
+
   return {
     id: opts.id,
     start(): void {
-      kick();
+      sweepWorkRoot()
+        .catch((e: unknown) => deps.log.error(e, 'sweeping old work folders failed'))
+        .finally(kick);
     },
     kick,
     /** Stops a running job here (a job running in another process sees cancel_requested on its heartbeat). */
