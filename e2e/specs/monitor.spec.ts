@@ -69,7 +69,9 @@ test('/monitor: the running training’s phase, epoch, time left, curves, engine
             // While an epoch is done and more are to come: the time left, no GPU claimed on this CPU machine, the epoch's log line.
             if (/^[12] \/ 3$/.test(epoch)) {
               seen.eta.add(await read('monitor-eta'));
-              seen.gpu.add(await read('monitor-gpu'));
+              // '' is the run ending between the epoch's read and this one (the element is gone), not a value shown.
+              const gpu = await read('monitor-gpu');
+              if (gpu) seen.gpu.add(gpu);
               seen.log.push(await read('monitor-log'));
               seen.series.add(await attr('monitor-curve-metrics', 'data-series'));
               if (!seen.shot) {
