@@ -82,7 +82,7 @@ describe('usage ledger (issue 31: /usage records trainings, tests, exports)', ()
 });
 
 describe('usage of a job a dead server left running', () => {
-  it('is recorded as failed, with its time until the restart, when the next server starts', async () => {
+  it('is recorded as failed, with its time until the restart, when the next server starts and gives it up', async () => {
     const HOUR = 3_600_000;
     const prep = await startApp();
     const tok = await userToken(prep.app);
@@ -92,7 +92,8 @@ describe('usage of a job a dead server left running', () => {
     const now = prep.app.deps.now();
     await db
       .insertInto('jobs')
-      .values({ kind: 'export', model_id: m.id, owner_id: owner.owner_id, state: 'running', payload: '{}', created_at: now - 2 * HOUR, started_at: now - 2 * HOUR, heartbeat_at: now - 2 * HOUR, finished_at: null, error: null, result: null })
+      // Its runner died on the job's last attempt (issue 34: the lease ran out; no attempt is left to take it over).
+      .values({ kind: 'export', model_id: m.id, owner_id: owner.owner_id, state: 'running', attempts: 3, payload: '{}', created_at: now - 2 * HOUR, started_at: now - 2 * HOUR, heartbeat_at: now - 2 * HOUR, finished_at: null, error: null, result: null, lease_owner: 'dead-runner:1', lease_until: now - 2 * HOUR + 30_000 })
       .execute();
     await prep.app.close();
     const next = await startApp({ dataDir: prep.config.dataDir, databaseSchema: prep.config.databaseSchema });
