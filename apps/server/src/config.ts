@@ -413,6 +413,17 @@ function s3Origin(s3: S3Config): string {
   return base.origin;
 }
 
+/** An entry point's configuration: every bad value printed at once, then exit 1 (main.ts, runner-main.ts). */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+}
+
 export function isValidPassword(p: string): boolean {
   return p.length >= Limits.passwordMin && p.length <= Limits.passwordMax && new RegExp(Limits.passwordPattern).test(p);
 }

@@ -1,18 +1,9 @@
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { buildApp } from './app.js';
 
 /** Start-up: check the environment, open the database, listen. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const app = await buildApp(config);
   const stop = async () => {
     await app.close();

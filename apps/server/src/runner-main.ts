@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { wire } from './wiring.js';
 
 /**
@@ -10,16 +10,7 @@ import { wire } from './wiring.js';
  * expires.
  */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const stamp = () => new Date().toISOString();
   const level = config.logLevel;
   const quiet = level === 'silent' || level === 'error' || level === 'fatal';

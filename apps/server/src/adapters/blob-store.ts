@@ -59,6 +59,16 @@ export class BlobNotFound extends Error {
 
 export const SHA256 = /^[0-9a-f]{64}$/;
 
+/**
+ * RFC 6266 attachment, sent by the API and signed into S3 URLs alike: an ASCII fallback name plus the exact UTF-8
+ * one (model names may be Chinese or Russian; RFC 5987 leaves no room for '()*).
+ */
+export function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
+
 export function checkSha(sha: string): string {
   if (!SHA256.test(sha)) throw new Error(`not a sha256: ${sha}`);
   return sha;

@@ -14,20 +14,11 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { BlobNotFound, checkSha, listTempFiles, SHA256, type BlobStore } from './blob-store.js';
+import { attachment, BlobNotFound, checkSha, listTempFiles, SHA256, type BlobStore } from './blob-store.js';
+import type { S3Config } from '../config.js';
 
-/** Where and how the S3 adapter stores blobs (config.ts StorageConfig fills it from S3_* and BLOB_CACHE_*). */
-export interface S3BlobOptions {
-  /** null: AWS's own endpoint for the region; else MinIO, Ceph, R2 … */
-  endpoint: string | null;
-  bucket: string;
-  region: string;
-  /** Both null: the SDK's default credential chain (environment, ~/.aws, instance or task role). */
-  accessKeyId: string | null;
-  secretAccessKey: string | null;
-  forcePathStyle: boolean;
-  /** Prepended to every key as is ('loupe/' gives loupe/blobs/<aa>/<sha>). */
-  prefix: string;
+/** Where and how the S3 adapter stores blobs: the bucket (config.ts S3Config, from S3_*) and the local cache. */
+export interface S3BlobOptions extends S3Config {
   /** Local copies for localFile, and the local temp folder (<cacheDir>/tmp). */
   cacheDir: string;
   cacheMaxBytes: number;
@@ -39,13 +30,6 @@ export interface S3BlobOptions {
 const IN_USE_MS = 60_000;
 /** S3 presigned URLs live at most 7 days; a URL lives two windows, so a window is at most half that. */
 const MAX_WINDOW_S = 302_400;
-
-/** RFC 6266 attachment: an ASCII fallback name plus the exact UTF-8 one (RFC 5987 leaves no room for '()*). */
-function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
-}
 
 function statusOf(err: unknown): number | undefined {
   return (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Headers } from '@loupe/contracts';
-import { BlobNotFound } from '../adapters/blob-store.js';
+import { attachment, BlobNotFound } from '../adapters/blob-store.js';
 import { fail } from '../errors.js';
 import type { Deps } from '../services/deps.js';
 
@@ -15,12 +15,6 @@ export interface BlobAnswer {
   cacheControl: string;
   /** An ETag for the streamed answer (the bytes of a content-addressed blob never change). */
   etag?: string;
-}
-
-/** RFC 6266 attachment: an ASCII fallback name plus the exact UTF-8 one (model names may be Chinese or Russian). */
-export function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /**
