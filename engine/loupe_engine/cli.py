@@ -12,7 +12,7 @@ from loupe_engine.device import launched_world
 from loupe_engine.events import Cancelled, EngineError, emit, install_sigterm, log, quiet
 
 SPEC_KEYS = {"task", "data", "val", "images", "out", "model", "params", "test", "export", "resume", "max_seconds",
-             "measure", "device"}
+             "measure", "device", "analyze", "tune"}
 
 
 def _threads():
@@ -91,6 +91,29 @@ def build_parser():
                                          "inside the graph; a detector's with --no-nms named in the metadata for "
                                          "the caller to run")
             s.add_argument("--out")
+    # the agent's commands (issue 35): loupe_engine/analysis and loupe_engine/agent
+    s = sub.add_parser("analyze", help="dataset statistics, health findings and recommendations (README, Analysis)")
+    s.add_argument("--spec")
+    s.add_argument("--workdir")
+    s.add_argument("--device")
+    s.add_argument("--task", choices=("detect", "obb", "classify", "segment", "ocr"))
+    s.add_argument("--data", help="COCO JSON of every image of the dataset (per-image split; unlabelled ones too)")
+    s.add_argument("--images")
+    s.add_argument("--out", help="analysis JSON to write")
+    s.add_argument("--imgsz", type=int, help="the image size training will use (default: params.imgsz, else 640)")
+    s = sub.add_parser("tune", help="the agent's parameter search (README, Tuning)")
+    s.add_argument("--spec")
+    s.add_argument("--workdir")
+    s.add_argument("--device")
+    s.add_argument("--task", choices=("detect", "obb", "classify", "segment", "ocr"))
+    s.add_argument("--data")
+    s.add_argument("--val")
+    s.add_argument("--images")
+    s.add_argument("--out", help="folder for the trials' runs and tune.json")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a parameter of the base config")
+    s.add_argument("--budget-s", type=float, dest="budget_s", help="wall-clock budget of the search in seconds")
+    s.add_argument("--early-stop", type=int, dest="early_stop", help="stop after this many trials without gain")
+    s.add_argument("--seeds", type=int, help="seeds per configuration in the adoption check (default 2)")
     return p
 
 
@@ -134,8 +157,8 @@ def load_spec(args):
         if args.out is None:
             args.out = os.path.join(work, "run")
     elif args.out is None:
-        args.out = os.path.join(work, {"test": "predictions.json", "measure": "measurements.json"}.get(
-            args.command, "model.onnx"))
+        args.out = os.path.join(work, {"test": "predictions.json", "measure": "measurements.json",
+                                       "analyze": "analysis.json", "tune": "tune"}.get(args.command, "model.onnx"))
     return args
 
 
@@ -162,6 +185,12 @@ def main(argv=None):
         elif args.command == "measure":
             from loupe_engine.measure.command import measure
             measure(args)
+        elif args.command == "analyze":
+            from loupe_engine.analysis.command import analyze
+            analyze(args)
+        elif args.command == "tune":
+            from loupe_engine.agent.command import tune
+            tune(args)
         else:
             from loupe_engine.export import export
             export(args)

@@ -27,8 +27,9 @@ class TrainConfig:
     epochs: int = P(100, "training epochs", 1, 10000)
     time: float = P(0.0, "max training time in hours: 0 = no limit, else 1 to 72", 0.0, 72.0, kind="hours")
     patience: int = P(50, "stop after this many epochs without improvement (0 = never)", 0, 10000)
-    agent_early_stop: bool = P(False, "let the platform's agent stop training early (read by the platform; no agent "
-                                      "exists yet, so the form does not show it)")
+    agent_early_stop: int = P(5, "the agent's tuning ends after this many trials without gain (0 = only its budget "
+                                 "ends it); a boolean, as stored before the agent existed, reads as 5 or 0", 0, 100,
+                              kind="trials")
     pretrained: str = P("", "path of a Loupe checkpoint to start from ('' = from scratch; no download exists)")
     freeze: int = P(0, "freeze the first N backbone layers", 0, 10)
     dropout: float = P(0.0, "dropout before the classification output", 0.0, 1.0)
@@ -46,6 +47,7 @@ class TrainConfig:
     cache: bool = P(False, "keep decoded images in RAM")
     rect: bool = P(False, "rectangular (aspect-preserving) batches instead of square images, no mosaic")
     single_cls: bool = P(False, "treat every category as one class")
+    balance: bool = P(False, "class-balanced sampling: images of rare classes are drawn more often")
     multi_scale: bool = P(False, "vary the training size +-50% per batch")
     fraction: float = P(1.0, "share of the training images used (1.0 = all)", 0.01, 1.0)
     profile: bool = P(False, "log time spent in data, forward/backward and validation")
@@ -101,6 +103,8 @@ def describe():
 
 def _coerce(f, value):
     t = f.type if isinstance(f.type, type) else {"int": int, "float": float, "str": str, "bool": bool}[f.type]
+    if f.metadata.get("kind") == "trials" and isinstance(value, bool):
+        return 5 if value else 0
     if t is bool:
         if isinstance(value, bool):
             return value

@@ -126,7 +126,7 @@ export interface RunnerConfig {
   workDir: string | null;
 }
 
-export const JOB_KINDS = ['training', 'test', 'export', 'golden'] as const;
+export const JOB_KINDS = ['training', 'test', 'export', 'golden', 'analysis', 'agent'] as const;
 export type JobKindName = (typeof JOB_KINDS)[number];
 
 export interface FairUseConfig {

@@ -149,7 +149,7 @@ describe('configuration', () => {
   it('keeps the one-process default, and reads the scale settings (issue 34)', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ redisUrl: null, storage: { s3: null, publicOrigin: null }, queue: { kind: 'db', leaseMs: 30_000, maxAttempts: 3 }, runner: { inServer: true, device: null, gpus: 1 } });
-    expect(c.runner.kinds).toEqual(['training', 'test', 'export', 'golden']);
+    expect(c.runner.kinds).toEqual(['training', 'test', 'export', 'golden', 'analysis', 'agent']);
     const scale = loadConfig({
       REDIS_URL: 'redis://cache:6379',
       S3_BUCKET: 'loupe-blobs',

@@ -165,6 +165,19 @@ export const Errors = {
   goldenInProgress: def(40056, 409, 'goldenInProgress'),
   // Versions (issue 31 item 4): a version that trains, is tested or exported stays; only a usable one can be the default.
   versionBusy: def(40090, 409, 'versionBusy'),
+
+  // Dataset analysis and the agent (issue 35; SPEC §8 "analysis failed", "dataset analysis failed", "AI parameter
+  // analysis failed", "failed to get image resolution").
+  analysisFailed: def(40100, 500, 'analysisFailed'),
+  datasetAnalysisFailed: def(40101, 409, 'datasetAnalysisFailed', 'toGallery'),
+  aiParameterAnalysisFailed: def(40102, 409, 'aiParameterAnalysisFailed'),
+  imageResolutionFailed: def(40103, 400, 'imageResolutionFailed', 'toGallery'),
+  ongoingAgent: def(40104, 409, 'ongoingAgent'),
+  ongoingAnalysis: def(40105, 409, 'ongoingAnalysis'),
+  agentNotActive: def(40106, 409, 'agentNotActive'),
+  analysisNotFound: def(40107, 404, 'analysisNotFound'),
+  nothingToFix: def(40108, 409, 'nothingToFix'),
+  analysisStale: def(40109, 409, 'analysisStale'),
   versionNotUsable: def(40091, 409, 'versionNotUsable'),
 } as const satisfies Record<string, ErrorDef>;
 

@@ -14,3 +14,4 @@ export * from './failures.js';
 export * from './versions.js';
 export * from './monitor.js';
 export * from './usage.js';
+export * from './agent.js';

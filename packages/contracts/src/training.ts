@@ -98,8 +98,11 @@ export const TrainingParams = {
   epochs: int('basic', 100, 1, 10000),
   time: num('basic', 0, 0, 72, 'trainingHours'),
   patience: int('basic', 50, 0, 10000),
-  /** Read by the platform's agent, which does not exist yet. */
-  agent_early_stop: { ...bool('basic', false), hidden: true },
+  /**
+   * The agent (issue 35): tuning ends after this many trials without gain (0 = only the budget ends it). A stored
+   * boolean (before issue 35) reads as 5 (true) or 0 (false).
+   */
+  agent_early_stop: int('basic', 5, 0, 100),
   /**
    * The weights to start from: '' (from scratch) or the id of one of the user's own succeeded trainings, as
    * decimal digits (PretrainedChoice.trainingId). The server resolves it to that training's best.pt and writes a
@@ -118,6 +121,8 @@ export const TrainingParams = {
   cache: bool('basic', false),
   rect: bool('basic', false),
   single_cls: bool('basic', false),
+  /** Class-balanced sampling: images of rare classes are drawn more often (issue 35; the agent's retrain uses it). */
+  balance: bool('basic', false),
   multi_scale: bool('basic', false),
   fraction: num('basic', 1, 0.01, 1),
   profile: bool('basic', false),

@@ -6,7 +6,7 @@ import { leaseToken } from './job-queue-db.js';
 import { redisConnection } from './redis.js';
 
 /** Every kind, each with its own BullMQ queue. The check below fails to compile when JobKind gains one. */
-const KINDS = ['training', 'test', 'export', 'golden'] as const;
+const KINDS = ['training', 'test', 'export', 'golden', 'analysis', 'agent'] as const;
 const allKinds: Exclude<JobKind, (typeof KINDS)[number]> extends never ? true : false = true;
 void allKinds;
 

@@ -453,6 +453,55 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('trainings').addColumn('checkpoint', 'text').execute();
       },
     },
+    '0017_agent': {
+      async up(db: Kysely<unknown>) {
+        // Dataset analyses (issue 35): one per analysed manifest (dataset version) of a model; the result is JSON text.
+        await withId(dialect, db.schema.createTable('dataset_analyses'))
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('job_id', 'integer')
+          .addColumn('manifest_sha', 'varchar(64)', (c) => c.notNull())
+          .addColumn('imgsz', 'integer', (c) => c.notNull())
+          .addColumn('status', 'varchar(16)', (c) => c.notNull())
+          .addColumn('result', 'text')
+          .addColumn('error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('finished_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('dataset_analyses_model_idx').on('dataset_analyses').columns(['model_id', 'id']).execute();
+        // Agent runs: phase, budget and plan, what each phase decided (JSON texts), the versions and tests it made.
+        await withId(dialect, db.schema.createTable('agent_runs'))
+          .addColumn('model_id', 'integer', (c) => c.notNull().references('models.id').onDelete('cascade'))
+          .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('job_id', 'integer')
+          .addColumn('phase', 'varchar(16)', (c) => c.notNull())
+          .addColumn('budget_s', 'integer', (c) => c.notNull())
+          .addColumn('settings', 'text', (c) => c.notNull())
+          .addColumn('plan', 'text', (c) => c.notNull().defaultTo('{}'))
+          .addColumn('state', 'text', (c) => c.notNull().defaultTo('{}'))
+          .addColumn('log', 'text', (c) => c.notNull().defaultTo('[]'))
+          .addColumn('error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('started_at', 'bigint')
+          .addColumn('deadline_at', 'bigint')
+          .addColumn('ended_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('agent_runs_model_idx').on('agent_runs').columns(['model_id', 'id']).execute();
+        await withId(dialect, db.schema.createTable('agent_trials'))
+          .addColumn('agent_id', 'integer', (c) => c.notNull().references('agent_runs.id').onDelete('cascade'))
+          .addColumn('number', 'integer', (c) => c.notNull())
+          .addColumn('params', 'text', (c) => c.notNull())
+          .addColumn('state', 'varchar(16)', (c) => c.notNull())
+          .addColumn('score', dialect === 'postgres' ? 'double precision' : 'real')
+          .addColumn('epochs', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('duration_s', dialect === 'postgres' ? 'double precision' : 'real')
+          .execute();
+        await db.schema.createIndex('agent_trials_agent_idx').on('agent_trials').columns(['agent_id', 'number']).unique().execute();
+        // A version's suggested confidences (SuggestedConfidences JSON) and the agent run that trained it.
+        await db.schema.alterTable('trainings').addColumn('suggested_conf', 'text').execute();
+        await db.schema.alterTable('trainings').addColumn('agent_id', 'integer').execute();
+      },
+    },
   };
 }
 

@@ -1,6 +1,9 @@
 import type { ColumnType, Generated } from 'kysely';
 import type {
   AccountStatus,
+  AgentPhase,
+  AnalysisStatus,
+  TrialState,
   ImageKind,
   ImageTestState,
   Language,
@@ -193,7 +196,7 @@ export interface TestPredictionsTable {
   created_at: Millis;
 }
 
-export type JobKind = 'training' | 'test' | 'export' | 'golden';
+export type JobKind = 'training' | 'test' | 'export' | 'golden' | 'analysis' | 'agent';
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Durable work for the runner (payload/progress/error as JSON text). */
@@ -285,6 +288,10 @@ export interface TrainingsTable {
   checkpoint: string | null;
   /** The user's note on this version (migration 0014), at most VersionNoteMax characters. */
   note: Defaulted<string>;
+  /** SuggestedConfidences JSON from the agent's auto test (migration 0017); null when none. */
+  suggested_conf: string | null;
+  /** The agent run that trained this version (migration 0017); null for a training the user started. */
+  agent_id: number | null;
   created_at: Millis;
   started_at: Millis | null;
   ended_at: Millis | null;
@@ -399,7 +406,62 @@ export interface BlobGuardsTable {
   claimed_at: Millis;
 }
 
+/** A dataset analysis (issue 35): the engine's analysis.json of one manifest of the model's data (migration 0017). */
+export interface DatasetAnalysesTable {
+  id: Generated<number>;
+  model_id: number;
+  owner_id: number;
+  job_id: number | null;
+  /** sha256 of the analysed manifest: the dataset version. */
+  manifest_sha: string;
+  imgsz: number;
+  status: AnalysisStatus;
+  /** DatasetAnalysis JSON once completed. */
+  result: string | null;
+  error: string | null;
+  created_at: Millis;
+  finished_at: Millis | null;
+}
+
+/** An agent run (issue 35, SPEC §4 agent phases; migration 0017). settings, plan, state and log are JSON texts. */
+export interface AgentRunsTable {
+  id: Generated<number>;
+  model_id: number;
+  owner_id: number;
+  job_id: number | null;
+  phase: AgentPhase;
+  budget_s: number;
+  /** { recallTarget, ngLabelIds, earlyStop, language } as started. */
+  settings: string;
+  /** Seconds planned per working phase. */
+  plan: Defaulted<string>;
+  /** What the phases decided so far (analysisId, baseParams, chosenParams, adopted, trainingIds, testRunIds, ...): a takeover resumes from it. */
+  state: Defaulted<string>;
+  /** AgentLogEntry[]. */
+  log: Defaulted<string>;
+  error: string | null;
+  created_at: Millis;
+  started_at: Millis | null;
+  /** started_at + budget: when the budget ends. */
+  deadline_at: Millis | null;
+  ended_at: Millis | null;
+}
+
+export interface AgentTrialsTable {
+  id: Generated<number>;
+  agent_id: number;
+  number: number;
+  params: string;
+  state: TrialState;
+  score: number | null;
+  epochs: Defaulted<number>;
+  duration_s: number | null;
+}
+
 export interface DB {
+  dataset_analyses: DatasetAnalysesTable;
+  agent_runs: AgentRunsTable;
+  agent_trials: AgentTrialsTable;
   login_failures: LoginFailuresTable;
   blob_guards: BlobGuardsTable;
   image_classes: ImageClassesTable;
