@@ -44,6 +44,8 @@ import { packRoutes } from './routes/packs.js';
 import { testRoutes } from './routes/tests.js';
 import { measurementRoutes } from './routes/measurement.js';
 import { monitorRoutes } from './routes/monitor.js';
+import { analysisRoutes } from './routes/analysis.js';
+import { agentRoutes } from './routes/agents.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -157,6 +159,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(packRoutes(deps));
   await app.register(measurementRoutes(deps));
   await app.register(monitorRoutes(deps));
+  await app.register(analysisRoutes(deps));
+  await app.register(agentRoutes(deps));
 
   const webDir = config.webDir && fs.existsSync(config.webDir) ? config.webDir : null;
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: true, index: ['index.html'], ...webCaching });

@@ -179,8 +179,8 @@ export const TerminalAgentPhases: readonly AgentPhase[] = ['complete', 'failed',
 export const AgentWorkPhases = ['initialising', 'tuning', 'training', 'testing', 'retraining'] as const;
 export type AgentWorkPhase = (typeof AgentWorkPhases)[number];
 export const AgentBudgetShares: Record<AgentWorkPhase, number> = { initialising: 0.05, tuning: 0.3, training: 0.45, testing: 0.05, retraining: 0.15 };
-/** Budget bounds in seconds: under 5 minutes nothing can be tuned; 72 h is the training limit. */
-export const AgentBudgetMinS = 300;
+/** Budget bounds in seconds: under 5 minutes tuning gets a few trials at most (the log says so); 72 h is the training limit. */
+export const AgentBudgetMinS = 60;
 export const AgentBudgetMaxS = 72 * 3600;
 
 export const AgentStartBody = Type.Object({

@@ -11,6 +11,8 @@ import { runExportJob } from './export-job.js';
 import { runTestJob } from './test-job.js';
 import type { JobContext } from './training-job.js';
 import { runTrainingJob, SHUTDOWN_REASON } from './training-job.js';
+import { analysisHandler } from './analysis-job.js';
+import { agentHandler } from './agent-job.js';
 import { trainingBudgetS, trainingGraceS } from './fair-use.js';
 
 /** How the runner runs one kind of job and records its end when the job cannot (crash, dead server). */
@@ -78,4 +80,6 @@ export const JOB_HANDLERS: Partial<Record<JobKind, JobHandler>> = {
   test,
   export: exportPack,
   golden,
+  analysis: analysisHandler,
+  agent: agentHandler,
 };
