@@ -11,6 +11,8 @@ import { testingPages } from '@/pages/testing';
 import { trainingPages } from '@/pages/training';
 import { versionPages } from '@/pages/versions';
 import { monitorPages } from '@/pages/monitor';
+import { agentPages } from '@/pages/agent';
+import { statisticsPages } from '@/pages/statistics';
 import { TitlePage } from '@/pages/shell/TitlePage';
 import { lazyPage } from './lazyPage';
 import type { RouteDef } from './table';
@@ -44,6 +46,8 @@ export function pageFor(route: RouteDef): ComponentType | null {
     trainingPages[route.path] ??
     versionPages[route.path] ??
     monitorPages[route.path] ??
+    agentPages[route.path] ??
+    statisticsPages[route.path] ??
     null
   );
 }

@@ -76,7 +76,7 @@ const DOWNLOAD: RouteDef[] = [
 ];
 
 const OTHERS: RouteDef[] = [
-  '/dashboard', '/gallery', '/agent', '/parameter', '/monitor', '/model', '/train2', '/publish', '/profile',
+  '/dashboard', '/gallery', '/agent', '/statistics', '/parameter', '/monitor', '/model', '/train2', '/publish', '/profile',
   '/changePassword', '/modelDevelopmentTool', '/client', '/sdkManagement', '/createRepeatDev', '/repeatDev',
   '/customRepeatDev', '/app3d', '/modelManagement', '/creatModel', '/creatModel2', '/d3creatModel',
 ].map((p) => page(p));
