@@ -10,7 +10,7 @@ mode="${1:-run}"
 # reference BLAS (torch.mm at 4.6 GFLOP/s here vs 145 with OpenBLAS); single-threaded 1x1 convolutions below batch
 # 16, linear layers and LSTMs all run through it (engine/README.md, Speed).
 # tesseract-ocr(-eng): the zero-shot reader every trained OCR model is compared with on /model (engine/README.md, OCR).
-debs=(python3-torch python3-torchvision python3-opencv python3-numpy python3-pil libopenblas0-openmp fonts-dejavu-core
+debs=(python3-torch python3-torchvision python3-opencv python3-numpy python3-pil python3-optuna libopenblas0-openmp fonts-dejavu-core
   fonts-liberation tesseract-ocr tesseract-ocr-eng)
 if [ "$mode" = test ]; then
   debs+=(python3-pytest chromium postgresql redis-server)
