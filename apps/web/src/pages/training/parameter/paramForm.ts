@@ -20,7 +20,7 @@ export type FormValues = Record<TrainingParamKey, ParamValue | null>;
 export type FieldProblem = ParamProblem['reason'] | 'required';
 
 const DEFS: Record<TrainingParamKey, ParamDef> = TrainingParams;
-/** The form's keys: the contract's shown ones (pose and agent_early_stop do nothing, so they are not shown). */
+/** The form's keys: the contract's shown ones (pose does nothing, so it is not shown). */
 export const PARAM_KEYS: TrainingParamKey[] = [...ShownParamKeys];
 
 export const defOf = (key: TrainingParamKey): ParamDef => DEFS[key];
@@ -36,10 +36,15 @@ export function defaultValues(): FormValues {
   return Object.fromEntries(PARAM_KEYS.map((key) => [key, DEFS[key].default])) as FormValues;
 }
 
+/** Before issue 35 agent_early_stop was a switch; a stored one reads as the trial count it meant (5 or off). */
+function upgraded(key: TrainingParamKey, value: ParamValue): ParamValue {
+  return key === 'agent_early_stop' && typeof value === 'boolean' ? (value ? 5 : 0) : value;
+}
+
 /** The form's starting values: the saved ones over the defaults. Keys the engine no longer knows are dropped. */
 export function formValuesOf(saved: Record<string, ParamValue> | undefined): FormValues {
   const values = defaultValues();
-  for (const [key, value] of Object.entries(saved ?? {})) if (isParamKey(key)) values[key] = value;
+  for (const [key, value] of Object.entries(saved ?? {})) if (isParamKey(key)) values[key] = upgraded(key, value);
   return values;
 }
 

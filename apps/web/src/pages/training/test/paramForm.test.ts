@@ -25,16 +25,25 @@ describe('parameter form rules', () => {
     expect(problemsOf(values)).toEqual({});
   });
 
-  it('defaults to model auto and leaves out the parameters that do nothing (pose, agent_early_stop)', () => {
+  it('defaults to model auto and leaves out the parameter that does nothing (pose)', () => {
     expect(defaultValues().model).toBe('auto');
-    for (const key of ['pose', 'agent_early_stop'] as const) {
-      expect(PARAM_KEYS).not.toContain(key);
-      expect(key in defaultValues()).toBe(false);
-      // still accepted: saved parameters and older trainings carry them; the form drops them on the next save
-      expect(checkTrainingParams({ [key]: TrainingParams[key].default })).toEqual([]);
-      expect(toSaved(formValuesOf({ [key]: key === 'pose' ? 20 : true, epochs: 7 }))).toEqual({ epochs: 7 });
-    }
-    expect(PARAM_KEYS.length).toBe(Object.keys(TrainingParams).length - 2);
+    expect(PARAM_KEYS).not.toContain('pose');
+    expect('pose' in defaultValues()).toBe(false);
+    // still accepted: saved parameters and older trainings carry it; the form drops it on the next save
+    expect(checkTrainingParams({ pose: TrainingParams.pose.default })).toEqual([]);
+    expect(toSaved(formValuesOf({ pose: 20, epochs: 7 }))).toEqual({ epochs: 7 });
+    expect(PARAM_KEYS.length).toBe(Object.keys(TrainingParams).length - 1);
+  });
+
+  it('shows the agent early stop as a trial count and class-balanced sampling (issue 35)', () => {
+    expect(PARAM_KEYS).toEqual(expect.arrayContaining(['agent_early_stop', 'balance']));
+    expect(defaultValues().agent_early_stop).toBe(5);
+    expect(defaultValues().balance).toBe(false);
+    // A switch saved before issue 35 reads as the count it meant: on = 5 trials, off = 0.
+    expect(formValuesOf({ agent_early_stop: true }).agent_early_stop).toBe(5);
+    expect(toSaved(formValuesOf({ agent_early_stop: false }))).toEqual({ agent_early_stop: 0 });
+    expect(problemOf('agent_early_stop', 101)).not.toBeNull();
+    expect(toSaved(formValuesOf({ balance: true, agent_early_stop: 3 }))).toEqual({ agent_early_stop: 3, balance: true });
   });
 
   it('lays saved values over the defaults and drops keys the engine no longer knows', () => {
