@@ -132,7 +132,7 @@ export type JobKindName = (typeof JOB_KINDS)[number];
 export interface FairUseConfig {
   /** Jobs (queued + running, every kind) one account may have at once (JOB_MAX_PER_ACCOUNT). */
   jobsPerAccount: number;
-  /** Wall-clock seconds a training may run, by plan: training priority 0 = standard, above 0 = priority (TRAINING_MAX_HOURS, TRAINING_MAX_HOURS_PRIORITY). */
+  /** Wall-clock seconds a training may run, by plan: training priority 0 = standard, above 0 = priority (TRAINING_MAX_HOURS or TRAINING_MAX_S, TRAINING_MAX_HOURS_PRIORITY). */
   trainingMaxS: { standard: number; priority: number };
   /** Seconds a golden-sample measurement may run (GOLDEN_TIMEOUT_S). */
   goldenTimeoutS: number;
@@ -368,7 +368,9 @@ export function loadConfig(env: Env = process.env): Config {
     fairUse: {
       jobsPerAccount: int('JOB_MAX_PER_ACCOUNT', Limits.jobsPerAccount, 1, 1000),
       trainingMaxS: {
-        standard: int('TRAINING_MAX_HOURS', Limits.trainingHoursStandard, 1, 72) * 3600,
+        // TRAINING_MAX_S, when set, gives the standard plan a budget in seconds, also under an hour (bench/agent.mjs
+        // gives the default training exactly the agent's budget this way).
+        standard: int('TRAINING_MAX_S', int('TRAINING_MAX_HOURS', Limits.trainingHoursStandard, 1, 72) * 3600, 60, 72 * 3600),
         priority: int('TRAINING_MAX_HOURS_PRIORITY', Limits.trainingHoursPriority, 1, 72) * 3600,
       },
       goldenTimeoutS: int('GOLDEN_TIMEOUT_S', Limits.goldenTimeoutS, 10, 86_400),
