@@ -70,11 +70,14 @@ async function prepare(deps: Deps, run: TestRunRow, workDir: string): Promise<Pr
  * Runs `test --spec job.json --workdir DIR` on the run's images and records what the engine found: the
  * detections, instances or classes, per-image matches against the ground truth and the engine's summary. Ends succeeded (exit 0
  * with predictions) or failed: stopped by the user (SPEC §4), the server stopping, or the engine's message.
+ * The run is the payload's: a job of another kind (the agent's) may run several, one after another.
  */
 export async function runTestJob(deps: Deps, job: Job, ctx: JobContext): Promise<void> {
   const { testRunId } = JSON.parse(job.payload) as TestPayload;
   const run = await deps.testRuns.byId(testRunId);
   if (!run) return;
+  // The agent's auto test runs in the agent's job (services/testing/tests.ts insertTestRun): its progress is the agent's.
+  const ownJob = job.kind === 'test';
   await setTestStatus(deps, run.id, 'preparing');
   const prepared = await prepare(deps, run, ctx.workDir);
   if ('error' in prepared) return setTestStatus(deps, run.id, 'failed', prepared.error);
@@ -86,11 +89,11 @@ export async function runTestJob(deps: Deps, job: Job, ctx: JobContext): Promise
   const onEvent = async (e: EngineEvent) => {
     if (e.event === 'phase' && e.phase === 'testing') {
       await setTestStatus(deps, run.id, 'testing');
-      await deps.jobs.update(job.id, { progress: JSON.stringify({ phase: 'testing', done: 0, total: prepared.images.length }) });
+      if (ownJob) await deps.jobs.update(job.id, { progress: JSON.stringify({ phase: 'testing', done: 0, total: prepared.images.length }) });
     } else if (e.event === 'progress' && e.done < e.total) {
       // The last image's progress waits for the results to be recorded (below), so done = total means readable.
       const progress = { phase: 'testing' as const, done: e.done, total: prepared.images.length };
-      await deps.jobs.update(job.id, { progress: JSON.stringify(progress) });
+      if (ownJob) await deps.jobs.update(job.id, { progress: JSON.stringify(progress) });
       publishProgress(deps, run.id, progress);
     } else if (e.event === 'artifact' && e.kind === 'predictions') {
       results = e.path;

@@ -11,7 +11,7 @@ export const TEST_SHUTDOWN_REASON = failure('serverStoppedTest');
 
 /**
  * Moves a test run (and its model's test status) to `status` and tells the live streams. A terminal status
- * also ends the job and releases the model (project status back to 'no'); one that is not a success puts the
+ * also ends its test job (not an agent's job it runs in) and releases the model (project status back to 'no'); one that is not a success puts the
  * run's images that were still waiting back to what they were before (tested by an earlier run or untested).
  */
 export async function setTestStatus(deps: Deps, runId: number, status: TestStatus, error: string | null = null): Promise<void> {
@@ -36,7 +36,13 @@ export async function setTestStatus(deps: Deps, runId: number, status: TestStatu
       .where('test_id', '=', runId)
       .execute();
     if (done && run.job_id !== null) {
-      await deps.jobs.update(run.job_id, { state: status as 'succeeded' | 'failed' | 'cancelled', finished_at: now, ...(error ? { error } : {}) }, trx);
+      // A run inside another job (the agent's auto test) leaves that job to its own handler.
+      await trx
+        .updateTable('jobs')
+        .set({ state: status as 'succeeded' | 'failed' | 'cancelled', finished_at: now, ...(error ? { error } : {}) })
+        .where('id', '=', run.job_id)
+        .where('kind', '=', 'test')
+        .execute();
     }
     if (done && status !== 'succeeded') {
       const mine = trx.selectFrom('test_run_images').select('image_id').where('test_run_id', '=', runId);

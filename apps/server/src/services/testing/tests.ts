@@ -5,7 +5,10 @@ import type { Model } from '../../db/models.js';
 import type { TestRunRow } from '../../db/test-runs.js';
 import type { TrainingRow } from '../../db/trainings.js';
 import type { User } from '../../db/users.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import type { Deps } from '../deps.js';
+import { storedSuggestion } from './suggest.js';
 import { isTerminal, setTestStatus, STOPPED_REASON } from './state.js';
 import { defaultTraining } from '../versions.js';
 
@@ -67,56 +70,97 @@ function isUniqueViolation(e: unknown): boolean {
   return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
 }
 
-/**
- * Starts a test (SPEC §8): 80066 without a succeeded training with weights, 9002 when the data changed
- * since that training, one training or test at a time per model (40001, 40004), 8005 without images, 40013
- * for test-time augmentation on a version whose task has none (TtaTasks). Queues
- * a job at the account's priority; the model shows 'testing' and the images 'unprocessed' until it ends.
- */
-export async function startTest(deps: Deps, user: User, model: Model, body: TestStartBody): Promise<TestRunData> {
-  const training = await testableTraining(deps, model, body.trainingId);
+/** What every start checks first (SPEC §8): 9002 when the data changed since the training, one training or test at a time per model (40001, 40004). */
+async function checkFree(deps: Deps, model: Model, training: TrainingRow): Promise<void> {
   if (model.data_version > training.data_version) fail('annotationChanged');
   if (await deps.trainings.active(model.id)) fail('ongoingTraining');
   if (await deps.testRuns.active(model.id)) fail('ongoingTesting');
-  const { source, images } = await testImages(deps, model, body);
+}
+
+/** 8005 without images, 40013 for test-time augmentation on a version whose task has none (TtaTasks). */
+function checkRun(training: TrainingRow, images: Image[], settings: TestSettings): void {
   if (images.length === 0) fail('noImagesToTest');
-  const settings: TestSettings = { ...TestSettingsDefaults, ...body.settings };
   if (settings.tta !== 'off' && !TtaTasks.includes(training.task)) fail('ttaNotForTask');
+}
+
+/** The settings a start runs with: the version's suggested confidence (the agent's auto test) unless one is given. */
+function settingsFor(training: TrainingRow, given: Partial<TestSettings> | undefined): TestSettings {
+  const suggested = given?.conf === undefined ? storedSuggestion(training) : null;
+  return { ...TestSettingsDefaults, ...(suggested ? { conf: suggested.f1.overall } : {}), ...given };
+}
+
+interface NewRun {
+  training: TrainingRow;
+  source: TestRunData['source'];
+  images: Image[];
+  settings: TestSettings;
+  jobId: number;
+}
+
+/** The run's rows in the caller's transaction: the run and its images, bound to `jobId`; the model shows 'queued'. */
+async function insertRun(deps: Deps, trx: Kysely<DB>, model: Model, r: NewRun): Promise<number> {
   const now = deps.now();
-  let runId: number;
+  const ids = r.images.map((i) => i.id);
+  const id = await deps.testRuns.insert(
+    trx,
+    { model_id: model.id, training_id: r.training.id, job_id: r.jobId, status: 'queued', source: r.source, settings: JSON.stringify(r.settings), image_count: ids.length, summary: null, error: null, created_at: now, started_at: null, ended_at: null },
+    ids,
+  );
+  await trx.updateTable('models').set({ test_id: id, test_status: 'queued', project_status: 'testing', updated_at: now }).where('id', '=', model.id).execute();
+  for (let i = 0; i < ids.length; i += 500) {
+    await trx.updateTable('images').set({ test_state: 'unprocessed' }).where('id', 'in', ids.slice(i, i + 500)).execute();
+  }
+  return id;
+}
+
+/** Runs `insert` and answers ongoingTesting when two starts raced past the check (the one-active-run index decides). */
+async function racing<T>(insert: () => Promise<T>): Promise<T> {
   try {
-    runId = await deps.db.transaction().execute(async (trx) => {
-      const jobId = await deps.jobs.insert(trx, {
-        kind: 'test',
-        model_id: model.id,
-        owner_id: user.id,
-        priority: user.training_priority,
-        state: 'queued',
-        payload: '{}',
-        created_at: now,
-      });
-      const ids = images.map((i) => i.id);
-      const id = await deps.testRuns.insert(
-        trx,
-        { model_id: model.id, training_id: training.id, job_id: jobId, status: 'queued', source, settings: JSON.stringify(settings), image_count: ids.length, summary: null, error: null, created_at: now, started_at: null, ended_at: null },
-        ids,
-      );
-      await deps.jobs.update(jobId, { payload: JSON.stringify({ testRunId: id }) }, trx);
-      await trx.updateTable('models').set({ test_id: id, test_status: 'queued', project_status: 'testing', updated_at: now }).where('id', '=', model.id).execute();
-      for (let i = 0; i < ids.length; i += 500) {
-        await trx.updateTable('images').set({ test_state: 'unprocessed' }).where('id', 'in', ids.slice(i, i + 500)).execute();
-      }
-      return id;
-    });
+    return await insert();
   } catch (e) {
-    // Two starts racing past the check: the one-active-job-per-kind index decides.
     if (isUniqueViolation(e)) fail('ongoingTesting');
     throw e;
   }
+}
+
+/**
+ * Starts a test (SPEC §8): 80066 without a succeeded training with weights, then checkFree's and checkRun's refusals. Queues
+ * a job at the account's priority; the model shows 'testing' and the images 'unprocessed' until it ends.
+ * Without a confidence the version's suggested one applies (settingsFor).
+ */
+export async function startTest(deps: Deps, user: User, model: Model, body: TestStartBody): Promise<TestRunData> {
+  const training = await testableTraining(deps, model, body.trainingId);
+  await checkFree(deps, model, training);
+  const { source, images } = await testImages(deps, model, body);
+  const settings = settingsFor(training, body.settings);
+  checkRun(training, images, settings);
+  const runId = await racing(() =>
+    deps.db.transaction().execute(async (trx) => {
+      const job = { kind: 'test' as const, model_id: model.id, owner_id: user.id, priority: user.training_priority, state: 'queued' as const, payload: '{}', created_at: deps.now() };
+      const jobId = await deps.jobs.insert(trx, job);
+      const id = await insertRun(deps, trx, model, { training, source, images, settings, jobId });
+      await deps.jobs.update(jobId, { payload: JSON.stringify({ testRunId: id }) }, trx);
+      return id;
+    }),
+  );
   // The answer is what this call did (queued): read before the runner may take the job and move it on.
   const queued = await getTest(deps, model, runId);
   deps.queue.kick();
   return queued;
+}
+
+/**
+ * A test run inside another job (the agent's auto test): the same checks and bookkeeping as startTest, but no job
+ * is queued; the caller runs runner/test-job.ts runTestJob with a job whose payload is {testRunId}. The images
+ * must be the model's (notFound otherwise); `settings` are complete (no suggestion applies).
+ */
+export async function insertTestRun(deps: Deps, model: Model, training: TrainingRow, opts: { imageIds: number[]; settings: TestSettings }, jobId: number): Promise<number> {
+  if (training.model_id !== model.id || training.status !== 'succeeded' || !(await hasWeights(deps, training))) fail('noModelToTest');
+  await checkFree(deps, model, training);
+  const { images } = await testImages(deps, model, { source: 'images', imageIds: opts.imageIds });
+  const settings = { ...TestSettingsDefaults, ...opts.settings };
+  checkRun(training, images, settings);
+  return racing(() => deps.db.transaction().execute((trx) => insertRun(deps, trx, model, { training, source: 'images', images, settings, jobId })));
 }
 
 async function findTest(deps: Deps, model: Model, testId: number): Promise<TestRunRow> {
@@ -141,6 +185,8 @@ export async function listTests(deps: Deps, model: Model): Promise<TestRunListDa
 export async function stopTest(deps: Deps, model: Model, testId: number): Promise<TestRunData> {
   const r = await findTest(deps, model, testId);
   if (isTerminal(r.status) || r.job_id === null) fail('testNotActive');
+  // The agent's auto test runs inside the agent's job: stopping the agent stops it.
+  if ((await deps.jobs.find(r.job_id))?.kind !== 'test') fail('ongoingAgent');
   await deps.jobs.update(r.job_id, { cancel_requested: 1 });
   // Only what is still queued is failed here; a job claimed meanwhile is the runner's to end.
   const res = await deps.db.updateTable('jobs').set({ state: 'failed', finished_at: deps.now() }).where('id', '=', r.job_id).where('state', '=', 'queued').executeTakeFirst();
