@@ -54,7 +54,7 @@ function parseResult(text: string): DatasetAnalysis | null {
 }
 
 /** What the job's context offers that an analysis needs: the agent runs one inside its own job. */
-export type AnalysisContext = Pick<JobContext, 'workDir' | 'onStart' | 'cancelled'> & Partial<Pick<JobContext, 'lost' | 'shuttingDown'>>;
+export type AnalysisContext = Pick<JobContext, 'workDir' | 'onStart' | 'cancelled'> & Partial<Pick<JobContext, 'lost' | 'shuttingDown' | 'timedOut'>>;
 
 export type AnalysisOutcome = { result: DatasetAnalysis } | { failed: AppError } | { stopped: true } | { lost: true };
 
@@ -124,6 +124,7 @@ export async function executeAnalysis(deps: Deps, model: Model, row: AnalysisRow
   // Another runner took the job over: it records the outcome.
   if (ctx.lost?.()) return { lost: true };
   if (ctx.cancelled() || ctx.shuttingDown?.()) return end('stopped', { error: failure('stopped') }).then(() => ({ stopped: true }));
+  if (ctx.timedOut?.()) return failWith(new AppError('datasetAnalysisFailed', { detail: 'time limit' }), failure('timeLimit'));
   if (code === 0) {
     const text = await fs.promises.readFile(path.join(ctx.workDir, 'analysis.json'), 'utf8').catch(() => '');
     const result = parseResult(text);
