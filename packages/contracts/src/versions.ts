@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { SuggestedConfidences } from './agent.js';
 import { TrainingData, TrainingDetailData } from './training.js';
 
 /**
@@ -31,6 +32,8 @@ export const VersionData = Type.Object({
   isDefault: Type.Boolean(),
   /** The version a test or export without a named version uses now (the chosen default, else the latest usable). */
   inUse: Type.Boolean(),
+  /** The confidences suggested by the agent's auto test (trainings.suggested_conf; issue 35); null when none. */
+  suggested: Type.Optional(Type.Union([SuggestedConfidences, Type.Null()])),
 });
 export type VersionData = Static<typeof VersionData>;
 

@@ -1,15 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ModelParams, TestImagesData, TestImagesQuery, TestParamsPath, TestPaths, TestRunData, TestRunListData, TestStartBody } from '@loupe/contracts';
+import { Type } from 'typebox';
+import { AgentPaths, ModelParams, TestAnalysisData, TestImagesData, TestImagesQuery, TestParamsPath, TestPaths, TestRunData, TestRunListData, TestStartBody } from '@loupe/contracts';
 import { ok, responses } from '../http/envelope.js';
 import { pickLanguage, withFailuresIn } from '../i18n.js';
 import { requireUser, userOf } from '../http/auth-hooks.js';
 import type { Deps } from '../services/deps.js';
 import { ownModel } from '../services/models.js';
+import { testAnalysis } from '../services/testing/analysis.js';
 import { testRunImages } from '../services/testing/images.js';
 import { getTest, listTests, startTest, stopTest } from '../services/testing/tests.js';
 import { streamTestEvents } from './test-events.js';
 
-/** Test runs of a model (SPEC §2 /test, /testImage): start, list, one, stop, its images and the live SSE stream. */
+/** ?conf= of a run's analysis (the run's own conf when absent; below it is refused in the service). */
+const TestAnalysisQuery = Type.Object({ conf: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })) });
+
+/**
+ * Test runs of a model (SPEC §2 /test, /testImage): start, list, one, stop, its images, the live SSE stream and
+ * the analysis of a finished run (issue 35).
+ */
 export function testRoutes(deps: Deps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['tests'];
@@ -30,6 +38,9 @@ export function testRoutes(deps: Deps): FastifyPluginAsyncTypebox {
     );
     app.get(TestPaths.images, { schema: { tags, params: TestParamsPath, querystring: TestImagesQuery, response: responses(TestImagesData) }, preHandler }, async (req) =>
       ok(await testRunImages(deps, await model(req), req.params.testId, req.query)),
+    );
+    app.get(AgentPaths.testAnalysis, { schema: { tags, params: TestParamsPath, querystring: TestAnalysisQuery, response: responses(TestAnalysisData) }, preHandler }, async (req) =>
+      ok(await testAnalysis(deps, await model(req), req.params.testId, req.query.conf)),
     );
     app.get(TestPaths.events, { schema: { tags, params: TestParamsPath }, preHandler }, async (req, reply) => {
       await streamTestEvents(deps, await model(req), req.params.testId, req, reply);

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { failure, parseTestSettings, TtaTasks, type SdkType } from '@loupe/contracts';
 import type { Job } from '../db/jobs.js';
 import { packsRepo, type Pack } from '../db/packs.js';
+import type { TrainingRow } from '../db/trainings.js';
 import type { Deps } from '../services/deps.js';
+import { storedSuggestion } from '../services/testing/suggest.js';
 import { PACK_SHUTDOWN_REASON, setPackStatus, type ExportPayload } from '../services/delivery/packs.js';
 import { keep, linkBlob } from './artifacts.js';
 import { engineEnv, publicFailure, runEngine, type EngineEvent } from './engine.js';
@@ -47,26 +49,29 @@ function isDetector(task: string): boolean {
 /**
  * What is tested is what ships: the thresholds of the training's latest succeeded test (confidence; a detector's
  * NMS IoU and class-agnostic NMS; test-time augmentation) go into the exported model, so the SDK keeps what the
- * user saw on /test. Without a test, the engine's defaults. sdk.json and the model's metadata say which. The
+ * user saw on /test. The confidence is the version's suggested one (best F1 of the agent's auto test,
+ * trainings.suggested_conf) when stored: the agent tests at a low confidence to sweep it, which must never ship.
+ * Without a test, the engine's defaults. sdk.json and the model's metadata say which. The
  * views of test-time augmentation go into the graph with NMS; the graph without NMS (OpenCV cannot load flips)
  * names them for the Python SDK, which runs them itself. A classifier's or segmenter's one graph holds its views
  * as flips OpenCV can load.
  */
-async function testedSettings(deps: Deps, trainingId: number, task: string): Promise<string[]> {
+async function testedSettings(deps: Deps, training: TrainingRow): Promise<string[]> {
   const run = await deps.db
     .selectFrom('test_runs')
     .select('settings')
-    .where('training_id', '=', trainingId)
+    .where('training_id', '=', training.id)
     .where('status', '=', 'succeeded')
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  if (!run) return [];
+  const suggested = storedSuggestion(training);
+  if (!run) return suggested ? ['--conf', String(suggested.f1.overall)] : [];
   const s = parseTestSettings(run.settings);
-  const detector = isDetector(task);
+  const detector = isDetector(training.task);
   return [
-    '--conf', String(s.conf),
+    '--conf', String(suggested?.f1.overall ?? s.conf),
     ...(detector ? ['--iou', String(s.iou), ...(s.agnostic ? ['--agnostic'] : [])] : []),
-    ...(s.tta !== 'off' && TtaTasks.includes(task) ? ['--tta', s.tta] : []),
+    ...(s.tta !== 'off' && TtaTasks.includes(training.task) ? ['--tta', s.tta] : []),
   ];
 }
 
@@ -76,7 +81,7 @@ async function makePack(deps: Deps, pack: Pack, ctx: JobContext): Promise<string
   if (!training || !best || !(await deps.blobs.exists(best))) throw new Error(failure('weightsMissing'));
   // A link: blobs are immutable and the engine only reads the checkpoint.
   await linkBlob(deps, best, path.join(ctx.workDir, 'best.pt'));
-  const tested = await testedSettings(deps, training.id, training.task);
+  const tested = await testedSettings(deps, training);
 
   const exportOnnx = async (out: string, extra: string[]) => {
     let summary: Record<string, unknown> = {};

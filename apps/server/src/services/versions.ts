@@ -18,6 +18,7 @@ import { removeBlobsIfUnused } from './gallery/blob-cleanup.js';
 import { checkText } from './models.js';
 import { trainingDetail, trainingView } from './training/trainings.js';
 import { checkpointShas } from './training/workdir.js';
+import { storedSuggestion } from './testing/suggest.js';
 
 /**
  * A model's versions (issue 31 item 4): the default version, notes, deletion and the comparison of two.
@@ -63,7 +64,7 @@ export async function defaultTraining(deps: Deps, model: Model, usable: (t: Trai
 }
 
 function versionView(t: TrainingRow, model: Model, effectiveId: number | null): VersionData {
-  return { ...trainingView(t), note: t.note, isDefault: t.id === model.default_training_id, inUse: t.id === effectiveId };
+  return { ...trainingView(t), note: t.note, isDefault: t.id === model.default_training_id, inUse: t.id === effectiveId, suggested: storedSuggestion(t) };
 }
 
 export async function listVersions(deps: Deps, model: Model): Promise<VersionListData> {

@@ -62,7 +62,7 @@ function clipBy(subject: Point[], clip: Point[]): Point[] {
  * The ground truth as the engine learned it: an axis-aligned model saw every shape as its bounding box;
  * a rotated one saw rotated boxes and polygons as they are.
  */
-function truthPolygon(g: Geometry, rotated: boolean): Point[] {
+export function truthPolygon(g: Geometry, rotated: boolean): Point[] {
   if (rotated) return outlineOf(g);
   const b = boundsOf(toExportable(g));
   return outlineOf({ kind: 'box', ...b });

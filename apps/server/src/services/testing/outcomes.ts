@@ -93,7 +93,7 @@ export function matchMasks(predictions: Prediction[], truth: Truth[], size: { wi
  * reads exactly the labeled text; a line found in the right place but misread is a false positive, and the
  * labeled line it missed a false negative.
  */
-const sameText = (p: Prediction, t: Truth) => (p.geometry.text ?? '') === (t.geometry.text ?? '');
+export const sameText = (p: Prediction, t: Truth) => (p.geometry.text ?? '') === (t.geometry.text ?? '');
 
 /**
  * A classification image: its top class against its own class (only classes the training knows count). Right

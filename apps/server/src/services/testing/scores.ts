@@ -113,16 +113,17 @@ function classHits(c: ClassResult, add: (labelId: number, conf: number | null, t
 
 /**
  * Every class's scored decisions from the run's stored images (record.ts TestImageDetail), by label name
- * (`names`: the model's labels; predictions of a label since deleted are left out). Classes sorted by name.
+ * (`names`: the model's labels; predictions of a label since deleted are left out), predictions under `floor` (the
+ * run's conf: a classifier's are all kept) left out. Classes sorted by name.
  */
-export function classScores(details: TestImageDetail[], names: ReadonlyMap<number, string>): ClassScores[] {
+export function classScores(details: TestImageDetail[], names: ReadonlyMap<number, string>, floor = 0): ClassScores[] {
   const byLabel = new Map<number, ClassScores>();
   // conf null: a ground-truth item (support); else a prediction.
   const add = (labelId: number, conf: number | null, tp: boolean) => {
     const s = bucket(byLabel, labelId, names);
     if (!s) return;
     if (conf === null) s.support++;
-    else s.hits.push({ conf, tp });
+    else if (conf >= floor) s.hits.push({ conf, tp });
   };
   for (const d of details) {
     if (d.classification) classHits(d.classification, add);

@@ -57,7 +57,8 @@ export async function suggestConfidences(deps: Deps, testRunId: number, opts: { 
   const names = await labelNames(deps, run.model_id);
   const { details } = await runDetails(deps, testRunId);
   const ngNames = opts.ngLabelIds === null ? null : new Set(opts.ngLabelIds.flatMap((id) => names.get(id) ?? []));
-  return suggestFrom(classScores(details, names), parseTestSettings(run.settings).conf, testRunId, { recallTarget: opts.recallTarget, ngNames });
+  const floor = parseTestSettings(run.settings).conf;
+  return suggestFrom(classScores(details, names, floor), floor, testRunId, { recallTarget: opts.recallTarget, ngNames });
 }
 
 /** Stores the suggestion with its version (trainings.suggested_conf); tests, exports and SDKs then default to it. */
