@@ -9,6 +9,7 @@ from loupe_engine.classify.data import (ClassifyTrainSet, balanced_sampler, clas
                                         load_coco_labels, load_folder, mix_batch)
 from loupe_engine.classify.loss import ClassifyLoss, multi_label_pos_weight
 from loupe_engine.classify.val import evaluate
+from loupe_engine.data import balance
 from loupe_engine.data.coco import check_images
 from loupe_engine.events import EngineError, log
 from loupe_engine.models.classifier import Classifier
@@ -73,7 +74,7 @@ class ClassifyTrainer(BaseTrainer):
         self.names, self.train_records, self.val_records = names, train, val
         self.counts = class_counts(train, len(names), self.multi_label)
         self.batch = batch = self.auto_batch(len(train), cfg.imgsz)
-        sampler = None if self.multi_label else balanced_sampler(train, len(names))
+        sampler = self.sampler(train, len(names))
         self.train_set = ClassifyTrainSet(train, cfg, self.multi_label)
         self.train_loader = torch.utils.data.DataLoader(
             self.train_set, batch_size=batch, shuffle=sampler is None, sampler=sampler, collate_fn=collate,
@@ -82,6 +83,14 @@ class ClassifyTrainer(BaseTrainer):
         self.val_quick = val[::step][:VAL_DURING_TRAINING]
         kind = "multi-label" if self.multi_label else "single-label"
         log(f"{len(train)} training / {len(val)} validation images, {len(names)} classes ({kind}), batch {batch}")
+
+    def sampler(self, train, nc):
+        """`balance`: every image by its rarest class (multi-label too), whatever the skew; without it
+        single-label data is balanced automatically once the largest class has twice the smallest's images."""
+        if self.cfg.balance:
+            labels = [r["labels"].nonzero()[0] if self.multi_label else [r["label"]] for r in train]
+            return balance.balanced_sampler(labels, nc, "classify")
+        return None if self.multi_label else balanced_sampler(train, nc)
 
     def get_model(self):
         return self.load_pretrained(Classifier(len(self.names), self.cfg.model, self.cfg.dropout, self.multi_label))

@@ -61,8 +61,9 @@ class SegmentTrainer(BaseTrainer):
         # an epoch is as many draws as there are images, defective images and rare classes drawn more often; where
         # the weights are nearly even, every image once per epoch (drawing with replacement skips a third of them)
         w = self.train_set.weights
-        sampler = (torch.utils.data.WeightedRandomSampler(w, len(train)) if max(w) >= UNEVEN * min(w) else
-                   torch.utils.data.RandomSampler(train))
+        # (balance=true: by weight whatever the spread)
+        sampler = (torch.utils.data.WeightedRandomSampler(w, len(train)) if cfg.balance or max(w) >= UNEVEN * min(w)
+                   else torch.utils.data.RandomSampler(train))
         self.train_loader = torch.utils.data.DataLoader(
             self.train_set, batch_size=batch, sampler=sampler, collate_fn=collate,
             drop_last=len(train) > batch, **self.loader_kw())

@@ -5,6 +5,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from loupe_engine.data.balance import balanced_sampler
 from loupe_engine.data.coco import check_images, load_coco
 from loupe_engine.data.dataset import RectTrainSet, TrainSet, collate
 from loupe_engine.events import EngineError, log
@@ -65,9 +66,14 @@ class DetectTrainer(BaseTrainer):
                     "their orientation (transpose swaps width and height)")
         else:
             self.train_set = TrainSet(train, cfg, self.rotated)
+        sampler = None
+        if cfg.balance and cfg.rect:
+            log("note: balance does not apply with rect=true (its batches follow the images' aspect ratios)")
+        elif cfg.balance:
+            sampler = balanced_sampler([r["cls"] for r in train], len(names), self.task)
         self.train_loader = torch.utils.data.DataLoader(
-            self.train_set, batch_size=batch, shuffle=not cfg.rect, collate_fn=collate, drop_last=len(train) > batch,
-            **self.loader_kw())
+            self.train_set, batch_size=batch, shuffle=not cfg.rect and sampler is None, sampler=sampler,
+            collate_fn=collate, drop_last=len(train) > batch, **self.loader_kw())
         # a fixed, spread-out subset keeps per-epoch validation cheap on CPU
         step = max(1, len(val) // VAL_DURING_TRAINING)
         self.val_quick = val[::step][:VAL_DURING_TRAINING]
