@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 
 from conftest import run_engine
-from shapes import make_classify
-from loupe_engine.analysis import findings, recommend
+from fixtures import make_dataset
+from shapes import make_classify, make_segment
+from loupe_engine.analysis import data, findings, recommend
 from loupe_engine.analysis.command import analyse
+from loupe_engine.events import EngineError
 
 SIZE = 128
 A, B, C = 11, 12, 13  # platform category ids, kept in the output
@@ -192,6 +194,35 @@ def test_classification_counts_images(tmp_path):
     assert all(r["code"] != "imgsz" for r in out["recommendations"])
 
 
+def test_rotated_and_polygon_labels(tmp_path):
+    # an X of two thin rotated boxes: their bounds coincide, the boxes do not
+    a, b = (data._box({"id": i, "category_id": 1, "rbox": [50, 50, 40, 4, ang]}, "obb")
+            for i, ang in ((1, 45), (2, 135)))
+    assert (a["x0"], a["x1"]) == pytest.approx((b["x0"], b["x1"])) and data.iou_same(a, b) < 0.2
+    obb = make_dataset(str(tmp_path / "obb"), n=8, size=64, obb=True)
+    out = analyse(f"{obb}/all.json", f"{obb}/images", "obb", 64, cuda=False)
+    anns = json.load(open(f"{obb}/all.json"))["annotations"]
+    assert out["boxes"]["count"] == len(anns) and "double_label" not in by_code(out)
+    seg = make_segment(str(tmp_path / "seg"), n=8)
+    out = analyse(f"{seg}/all.json", f"{seg}/images", "segment", 64, cuda=False)
+    anns = json.load(open(f"{seg}/all.json"))["annotations"]
+    polys = [np.array(x["segmentation"][0]).reshape(-1, 2) for x in anns]
+    widths = [float(np.clip(p[:, 0], 0, 64).max() - np.clip(p[:, 0], 0, 64).min()) for p in polys]
+    assert sum(out["boxes"]["width"]["counts"]) == len(polys)
+    assert out["boxes"]["width"]["edges"][-2] < max(widths) <= out["boxes"]["width"]["edges"][-1]
+
+
+def test_bad_input(tmp_path):
+    (tmp_path / "none.json").write_text(json.dumps({"images": [], "annotations": [], "categories": []}))
+    with pytest.raises(EngineError) as e:
+        analyse(str(tmp_path / "none.json"), str(tmp_path), "detect", 640, cuda=False)
+    assert e.value.code == "empty_dataset"
+    (tmp_path / "odd.json").write_text(json.dumps({"images": [{"id": 1}], "categories": []}))
+    with pytest.raises(EngineError) as e:
+        analyse(str(tmp_path / "odd.json"), str(tmp_path), "detect", 640, cuda=False)
+    assert e.value.code == "dataset_invalid"
+
+
 CONTRACT = {"task", "imgsz", "counts", "resolutions", "boxes", "findings", "recommendations", "baseParams"}
 
 
@@ -219,7 +250,9 @@ def test_unreadable_image_exits_2(health, tmp_path):
     root = tmp_path / "bad"
     shutil.copytree(health, root)
     (root / "images" / "p05.png").write_bytes(b"not a png")
-    code, events, _ = run_engine("analyze", "--task", "detect", "--data", root / "all.json", "--images",
-                                 root / "images", "--out", tmp_path / "a.json", check=False)
+    # as the runner calls it: job.json with paths relative to the work folder
+    (root / "job.json").write_text(json.dumps({"task": "detect", "data": "all.json", "images": "images",
+                                               "params": {"imgsz": 96}, "analyze": {"imgsz": 128}}))
+    code, events, _ = run_engine("analyze", "--spec", root / "job.json", check=False)
     assert code == 2 and events[-1]["event"] == "error" and events[-1]["code"] == "bad_image"
-    assert "p05.png" in events[-1]["message"] and not (tmp_path / "a.json").exists()
+    assert "p05.png" in events[-1]["message"] and not (root / "analysis.json").exists()
