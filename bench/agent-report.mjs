@@ -3,6 +3,8 @@
 
 const s = (x) => (typeof x === "number" ? `${x.toFixed(0)} s` : "?");
 const score = (x) => (typeof x === "number" ? x.toFixed(4) : "-");
+/** How the engine's run went: what stopped it, under which limit, and the network's size. */
+const run = (sum) => (sum ? `stopped by ${sum.stopped_by ?? "?"} (limit ${s(sum.time_limit_s)}), ${((sum.param_count ?? 0) / 1e6).toFixed(2)} M parameters` : "no summary");
 const params = (p) => (p ? Object.entries(p).map(([k, v]) => `${k}=${v}`).join(" ") : "none");
 
 /** One version as the version table has it: number, status, epochs, validation accuracy, time, size. */
@@ -10,7 +12,7 @@ async function printVersion(api, modelId, trainingId, tag) {
   const t = await api.get(`/api/models/${modelId}/trainings/${trainingId}`);
   console.log(
     `  ${tag} ${t.version} (training ${t.id}): ${t.status}, epoch ${t.epoch}/${t.epochs}, validation accuracy ${score(t.accuracy)}, ${s(t.durationS)}` +
-      `, model ${t.summary?.model ?? t.params.model ?? "?"} imgsz ${t.params.imgsz ?? "?"}${t.error ? `, error: ${t.error}` : ""}`,
+      `, ${run(t.summary)}, model ${t.params.model ?? "auto"} imgsz ${t.params.imgsz ?? "default"}${t.error ? `, error: ${t.error}` : ""}`,
   );
 }
 
@@ -40,6 +42,6 @@ export async function printAgent(api, modelId, { run, trials, log, phases, wallS
 export function printDefault({ training: t, wallS }) {
   console.log(
     `default ${t.version} (training ${t.id}): ${t.status} after ${s(wallS)}, epoch ${t.epoch}/${t.epochs}, validation accuracy ${score(t.accuracy)}` +
-      `, model ${t.summary?.model ?? t.params.model ?? "?"} imgsz ${t.params.imgsz ?? "default"}${t.error ? `, error: ${t.error}` : ""}`,
+      `, ${run(t.summary)}, parameters: ${params(t.params) === "" ? "the defaults" : params(t.params)}${t.error ? `, error: ${t.error}` : ""}`,
   );
 }
