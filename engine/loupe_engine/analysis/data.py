@@ -14,7 +14,7 @@ SPLITS = ("train", "val", "test", "none")
 
 
 def load(path, task):
-    """(images, boxes, categories): images as dicts (id, file, width, height from the JSON, split, labeled,
+    """(images, boxes, categories): images as dicts (id, file, width and height 0 until read, split, labeled,
     classes: category ids of a classification image), boxes as dicts (id, image_id, cat, x0, y0, x1, y1, rbox:
     [cx, cy, w, h, angle_deg] or None), categories as [(id, name)] in file order."""
     d = _read_json(path)
@@ -44,18 +44,16 @@ def _image(im, task):
     split = im.get("split")
     classes = []
     if task == "classify":
-        if isinstance(im.get("category_ids"), list):
-            classes = [c for c in im["category_ids"]]
-        elif im.get("category_id") is not None:
-            classes = [im["category_id"]]
+        classes = im["category_ids"] if isinstance(im.get("category_ids"), list) else [im.get("category_id")]
+        classes = [c for c in classes if isinstance(c, (int, str))]
     # a classification image needs its class to count as labelled; a detection image labelled with no boxes is a
     # background (OK) image, which is labelled
     labeled = im.get("labeled", True) is not False
     if task == "classify" and "category_id" not in im and "category_ids" not in im:
         labeled = False
-    return {"id": im["id"], "file": im["file_name"], "width": int(im.get("width") or 0),
-            "height": int(im.get("height") or 0), "split": split if split in SPLITS[:3] else "none",
-            "labeled": labeled, "classes": classes}
+    # width and height come from the decoded file (images.measure_all), what training sees
+    return {"id": im["id"], "file": im["file_name"], "width": 0, "height": 0,
+            "split": split if split in SPLITS[:3] else "none", "labeled": labeled, "classes": classes}
 
 
 def _box(a, task):

@@ -70,13 +70,11 @@ def _duplicates(images):
     # A fixed camera shooting one part type gives images whose hashes all lie within a few bits: when most images
     # have a near twin the hash cannot tell this dataset's images apart, so near twins are shown but do not make
     # leakage (an error whose fix would move most of validation into training)
-    leaks = [(a, b) for a, b in exact if _crosses(a, b)]
-    n_leaks = len(leaks)
-    if twins <= NEAR_SCENE_SHARE * len(images):
-        leaks += near_leaks[1]
-        n_leaks += near_leaks[0]
+    exact_leaks = [(a, b) for a, b in exact if _crosses(a, b)]
+    n_near, near_pairs = near_leaks if twins <= NEAR_SCENE_SHARE * len(images) else (0, [])
+    leaks = exact_leaks + near_pairs
     if leaks:
-        out.append(finding("leakage", "error", n_leaks, {"exact": sum(1 for a, b in exact if _crosses(a, b))},
+        out.append(finding("leakage", "error", len(exact_leaks) + n_near, {"exact": len(exact_leaks), "near": n_near},
                            [b["id"] for _, b in leaks] + [a["id"] for a, _ in leaks],
                            pairs=[[a["id"], b["id"]] for a, b in leaks[:MAX_PAIRS]], fix="moveLeaked"))
     return out
@@ -131,11 +129,11 @@ def _quality(images):
 def box_findings(boxes, imgsz):
     """degenerate_box, outside_image, tiny_box, double_label."""
     out = []
-    for code, severity, pick, fix in (("degenerate_box", "warning", lambda b: b["degenerate"], "deleteDegenerate"),
-                                      ("outside_image", "warning", lambda b: b["outside"], None)):
+    for code, pick, params, fix in (("degenerate_box", lambda b: b["degenerate"], {"px": 1}, "deleteDegenerate"),
+                                    ("outside_image", lambda b: b["outside"], {"percent": 1}, None)):
         hit = [b for b in boxes if pick(b)]
         if hit:
-            out.append(finding(code, severity, len(hit), {}, [b["image_id"] for b in hit],
+            out.append(finding(code, "warning", len(hit), params, [b["image_id"] for b in hit],
                                annotationIds=[b["id"] for b in hit], fix=fix))
     kept, w, h, W, H, _ = box_sizes(boxes, imgsz)
     area_at = w * h * (imgsz / np.maximum(np.maximum(W, H), 1)) ** 2
