@@ -31,7 +31,8 @@ function histograms(classes: ClassScores[], from: number): TestAnalysisData['con
   const fp = new Array<number>(CONF_BINS).fill(0);
   for (const h of classes.flatMap((c) => c.hits)) {
     if (h.conf < from) continue;
-    const bin = width > 0 ? Math.min(CONF_BINS - 1, Math.floor((h.conf - from) / width)) : CONF_BINS - 1;
+    // The epsilon keeps a confidence on an edge in the bin it starts (0.4 / 0.025 is 15.99… in floating point).
+    const bin = width > 0 ? Math.min(CONF_BINS - 1, Math.floor((h.conf - from) / width + 1e-9)) : CONF_BINS - 1;
     (h.tp ? tp : fp)[bin]!++;
   }
   return { edges, tp, fp };
