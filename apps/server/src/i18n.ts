@@ -22,6 +22,7 @@ interface ImportCatalogue {
   expected: Catalogue;
   expectedSentence: string;
 }
+const agent = new Map<Language, Catalogue>(LANGUAGES.map((l) => [l, load<Catalogue>(l, 'agent.json')]));
 const imports = new Map<Language, ImportCatalogue>(LANGUAGES.map((l) => [l, load<ImportCatalogue>(l, 'imports.json')]));
 const validation = new Map<Language, ValidationCatalogue>(
   LANGUAGES.map((l) => [l, load<ValidationCatalogue>(l, 'validation.json')]),
@@ -107,4 +108,18 @@ export function withFailuresIn<T>(data: T, lang: Language): T {
     return { ...data, items: (data as { items: unknown[] }).items.map(one) };
   }
   return one(data);
+}
+
+/**
+ * An agent log entry (contracts locales/<lang>/agent.json), else an error message of that key (the §8 messages the
+ * log repeats). A value the template does not know is left out; a placeholder without a value makes the entry
+ * fall back to its group's `<group>.generic` when the catalogue has one, so a message never shows "{{name}}".
+ */
+export function agentText(lang: Language, key: string, params: Record<string, string | number> = {}): string {
+  const pick = (k: string) => agent.get(lang)?.[k] ?? agent.get(DEFAULT_LANGUAGE)?.[k];
+  const template = pick(key);
+  if (template === undefined) return errorMessage(lang, key, params);
+  const text = interpolate(template, params);
+  const generic = pick(`${key.split('.')[0]}.generic`);
+  return /\{\{\s*\w+\s*\}\}/.test(text) && generic !== undefined ? interpolate(generic, { key, ...params }) : text;
 }

@@ -28,6 +28,7 @@ import { createDispatch, type Dispatch } from './runner/dispatch.js';
 import { createRunner, type Runner } from './runner/runner.js';
 import { argon2Hasher } from './services/crypto.js';
 import type { Deps } from './services/deps.js';
+import type { AgentEvent } from './services/agent/view.js';
 
 export interface WireOptions {
   now?: () => number;
@@ -108,6 +109,7 @@ export async function wire(config: Config, opts: WireOptions): Promise<Wired> {
     trainingEvents: hub.topic<TrainingEvent>(Topics.training),
     testRuns: testRunsRepo(db),
     testEvents: hub.topic<TestEvent>(Topics.test),
+    agentEvents: hub.topic<AgentEvent>('agent'),
     hasher: argon2Hasher(config.passwordHashing),
     now,
     log: opts.log,

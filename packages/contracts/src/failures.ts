@@ -9,6 +9,7 @@ export const FailureCodes = [
   'stopped',
   'serverStoppedTraining',
   'serverStoppedTest',
+  'serverStoppedAgent',
   'serverStoppedPack',
   'processKilled',
   'runnerLost',

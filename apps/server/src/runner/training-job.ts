@@ -20,6 +20,8 @@ export interface TrainingPayload {
   trainingId: number;
   /** Continue from the checkpoint a failed run left in the training's folder (`train --resume`). */
   resume?: boolean;
+  /** A wall-clock limit below the plan's: the agent's training phase (issue 35) gets what its budget leaves. */
+  maxSeconds?: number;
 }
 
 /** What the runner hands a job: where to work and how to learn that the user asked it to stop. */
@@ -93,7 +95,8 @@ export async function runTrainingJob(deps: Deps, job: Job, ctx: JobContext): Pro
     }
   }
   // Fair use: the plan's wall-clock budget (or the user's shorter `time`); the engine stops at it with its best checkpoint.
-  const budgetS = trainingBudgetS(deps.config.fairUse, params, job.priority);
+  const planS = trainingBudgetS(deps.config.fairUse, params, job.priority);
+  const budgetS = payload.maxSeconds !== undefined ? Math.max(1, Math.min(planS, payload.maxSeconds)) : planS;
   const spec = { task: training.task, data: 'dataset.json', images: 'images', out: 'run', params, max_seconds: budgetS, ...deviceSpec(deps) };
   await fs.promises.writeFile(path.join(workDir, 'job.json'), JSON.stringify(spec, null, 1));
   if (ctx.cancelled()) {

@@ -19,6 +19,8 @@ import type { TrainingsRepo } from '../db/trainings.js';
 import type { TestRunsRepo } from '../db/test-runs.js';
 import type { TestBus, TrainingBus } from '../runner/bus.js';
 import type { JobLive } from '../runner/runner.js';
+import type { EventBus } from '../adapters/event-bus.js';
+import type { AgentEvent } from './agent/view.js';
 
 /**
  * What services do with jobs: they queue a row in their transaction and kick; the kick hands it to the JobQueue
@@ -55,6 +57,8 @@ export interface Deps {
   trainingEvents: TrainingBus;
   testRuns: TestRunsRepo;
   testEvents: TestBus;
+  /** Live agent runs (issue 35): phase and ETA, trials, log entries. */
+  agentEvents: EventBus<AgentEvent>;
   hasher: PasswordHasher;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void; error(obj: unknown, msg?: string): void };

@@ -28,7 +28,8 @@ export async function setTrainingStatus(deps: Deps, trainingId: number, status: 
       .where('id', '=', t.model_id)
       .where('train_id', '=', trainingId)
       .execute();
-    if (done && t.job_id !== null) {
+    // An agent's training runs inside the agent's job (issue 35), which goes on after it.
+    if (done && t.job_id !== null && t.agent_id === null) {
       await deps.jobs.update(t.job_id, { state: status as 'succeeded' | 'failed' | 'cancelled', finished_at: now, ...(error ? { error } : {}) }, trx);
     }
   });

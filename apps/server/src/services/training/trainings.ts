@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import { isRotated, Limits, TrainableTypes, type Language, type TrainingData, type TrainingDetailData, type TrainingEvaluation, type TrainingListData, type TrainingStartBody, type TrainingTask } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import { publicFailure } from '../../runner/engine.js';
@@ -124,18 +126,6 @@ async function queueTraining(deps: Deps, user: User, model: Model, body: Trainin
   let trainingId: number;
   try {
     trainingId = await deps.db.transaction().execute(async (trx) => {
-      const snapshotId = await deps.trainings.insertSnapshot(trx, {
-        model_id: model.id,
-        data_version: model.data_version,
-        content_hash: frozen.contentHash,
-        manifest_sha: manifestSha,
-        image_count: frozen.counts.images,
-        total_images: frozen.counts.total,
-        label_count: frozen.counts.labels,
-        annotation_count: frozen.counts.annotations,
-        split_counts: JSON.stringify(frozen.counts.splits),
-        created_at: now,
-      }, Object.values(frozen.blobs));
       const jobId = await deps.jobs.insert(trx, {
         kind: 'training',
         model_id: model.id,
@@ -145,31 +135,8 @@ async function queueTraining(deps: Deps, user: User, model: Model, body: Trainin
         payload: '{}',
         created_at: now,
       });
-      const version = await deps.trainings.nextVersion(trx, model.id);
-      const id = await deps.trainings.insert(trx, {
-        model_id: model.id,
-        version,
-        snapshot_id: snapshotId,
-        job_id: jobId,
-        task: taskOf(model, body.rotated ?? frozen.hasRotated),
-        parameters: JSON.stringify(params),
-        status: 'queued',
-        phase: 'queued',
-        data_version: model.data_version,
-        eta_s: null,
-        summary: null,
-        error: null,
-        created_at: now,
-        started_at: null,
-        ended_at: null,
-      });
+      const id = await insertTraining(deps, trx, model, frozen, { params, task: taskOf(model, body.rotated ?? frozen.hasRotated), jobId, agentId: null });
       await deps.jobs.update(jobId, { payload: JSON.stringify({ trainingId: id }) }, trx);
-      await trx.insertInto('training_advice').values({ training_id: id, data_stats: JSON.stringify(dataStatsOf(frozen.manifest)) }).execute();
-      await trx
-        .updateTable('models')
-        .set((eb) => ({ train_id: id, training_status: 'queued', project_status: 'training', training_count: eb('training_count', '+', 1), updated_at: now }))
-        .where('id', '=', model.id)
-        .execute();
       return id;
     });
   } catch (e) {
@@ -185,6 +152,84 @@ async function queueTraining(deps: Deps, user: User, model: Model, body: Trainin
   const queued = await getTraining(deps, model, trainingId);
   deps.queue.kick();
   return queued;
+}
+
+/**
+ * Records the frozen data as a snapshot and a queued training of it in the caller's transaction (the model shows
+ * 'training'). `jobId` is the training's own job, or the agent's job that runs it inline (`agentId` set).
+ */
+export async function insertTraining(
+  deps: Deps,
+  trx: Kysely<DB>,
+  model: Model,
+  frozen: FrozenDataset,
+  opts: { params: Record<string, unknown>; task: TrainingTask; jobId: number; agentId: number | null },
+): Promise<number> {
+  const now = deps.now();
+  const snapshotId = await deps.trainings.insertSnapshot(trx, {
+    model_id: model.id,
+    data_version: model.data_version,
+    content_hash: frozen.contentHash,
+    manifest_sha: frozen.contentHash,
+    image_count: frozen.counts.images,
+    total_images: frozen.counts.total,
+    label_count: frozen.counts.labels,
+    annotation_count: frozen.counts.annotations,
+    split_counts: JSON.stringify(frozen.counts.splits),
+    created_at: now,
+  }, Object.values(frozen.blobs));
+  const version = await deps.trainings.nextVersion(trx, model.id);
+  const id = await deps.trainings.insert(trx, {
+    model_id: model.id,
+    version,
+    snapshot_id: snapshotId,
+    job_id: opts.jobId,
+    agent_id: opts.agentId,
+    task: opts.task,
+    parameters: JSON.stringify(opts.params),
+    status: 'queued',
+    phase: 'queued',
+    data_version: model.data_version,
+    eta_s: null,
+    summary: null,
+    error: null,
+    created_at: now,
+    started_at: null,
+    ended_at: null,
+  });
+  await trx.insertInto('training_advice').values({ training_id: id, data_stats: JSON.stringify(dataStatsOf(frozen.manifest)) }).execute();
+  await trx
+    .updateTable('models')
+    .set((eb) => ({ train_id: id, training_status: 'queued', project_status: 'training', training_count: eb('training_count', '+', 1), updated_at: now }))
+    .where('id', '=', model.id)
+    .execute();
+  return id;
+}
+
+/**
+ * A training the agent runs inside its own job (issue 35): the data frozen now (the training rules refuse as a
+ * start does), its manifest stored, the rows written in one transaction with `within` (the agent records the
+ * training in its state there, so a takeover finds it). No job is queued: the agent's job runs it.
+ */
+export async function createAgentTraining(
+  deps: Deps,
+  model: Model,
+  opts: { params: Record<string, unknown>; jobId: number; agentId: number; within: (trx: Kysely<DB>, trainingId: number) => Promise<void> },
+): Promise<number> {
+  const frozen = await freezeDataset(deps, model);
+  const claims = blobClaims(deps);
+  try {
+    await claims.add(...Object.values(frozen.blobs));
+    if (!(await allStored(deps, Object.values(frozen.blobs)))) fail('trainingDataChanged');
+    await deps.blobs.putBuffer(frozen.contentHash, frozen.json);
+    return await deps.db.transaction().execute(async (trx) => {
+      const id = await insertTraining(deps, trx, model, frozen, { params: opts.params, task: taskOf(model, frozen.hasRotated), jobId: opts.jobId, agentId: opts.agentId });
+      await opts.within(trx, id);
+      return id;
+    });
+  } finally {
+    await claims.release();
+  }
 }
 
 export async function listTrainings(deps: Deps, model: Model): Promise<TrainingListData> {
