@@ -1,4 +1,6 @@
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 
-/** /agent (issue 35): the agent that analyses, tunes, trains, tests and retrains. Being built. */
-export const agentPages: Record<string, ComponentType> = {};
+/** /agent (issue 35): loads with its first visit (ECharts and the run view come with it). */
+export const agentPages: Record<string, ComponentType> = {
+  '/agent': lazy(() => import('./AgentPage')),
+};

@@ -12,7 +12,7 @@ import { applyEvent, initialLive, isTerminal, parseEvent } from './liveTraining'
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'ended' | 'failed';
 
 /** The same headers as every API call (SPEC §7): Language, and X-Token when signed in. */
-function streamHeaders(): Record<string, string> {
+export function streamHeaders(): Record<string, string> {
   const headers: Record<string, string> = { [HeaderNames.language]: currentLanguage() };
   const token = getSession().token;
   if (token) headers[HeaderNames.token] = token;
@@ -20,7 +20,7 @@ function streamHeaders(): Record<string, string> {
 }
 
 /** A refusal of the stream gets the client's usual reaction (the relogin dialog for a lost session). */
-function errorOf(failure: StreamFailure): ApiError {
+export function errorOf(failure: StreamFailure): ApiError {
   const body = failure.body as { code?: unknown; message?: unknown; data?: unknown } | null;
   if (body && typeof body.code === 'number') return react(new ApiError(body.code, String(body.message ?? ''), body.data ?? null));
   return new ApiError(failure.status || -1, '');
