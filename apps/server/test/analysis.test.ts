@@ -170,6 +170,14 @@ describe('dataset analysis (issue 35)', () => {
     const got = await call<DatasetAnalysisData>(t.app, 'GET', analysisUrl(model.id), undefined, { token, lang: 'en' });
     expect(got.data.status).toBe('failed');
     expect(got.data.error).toContain('lonely.png');
+    // An analysis left running by an agent that died with its job does not block the model forever.
+    const orphan = await deps.db
+      .insertInto('dataset_analyses')
+      .values({ model_id: model.id, owner_id: row.owner_id, job_id: null, manifest_sha: 'x', imgsz: 64, status: 'running', result: null, error: null, created_at: Date.now(), finished_at: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const settled = await call<DatasetAnalysisData>(t.app, 'GET', analysisUrl(model.id), undefined, { token });
+    expect(settled.data).toMatchObject({ id: orphan.id, status: 'failed', stale: true });
   });
 
   it('refuses a bad body in the caller language, other users, and a model without images', async () => {

@@ -29,6 +29,21 @@ export function analysesRepo(db: Kysely<DB>) {
     /** The model's analysis that is queued or running, if any. */
     active: (modelId: number) =>
       db.selectFrom('dataset_analyses').selectAll().where('model_id', '=', modelId).where('status', 'in', ['queued', 'running']).orderBy('id', 'desc').limit(1).executeTakeFirst(),
+    /**
+     * Fails the model's analyses still marked queued or running whose job has ended (an agent's job that died
+     * mid-analysis records nothing of it): otherwise they would block the next start forever. Answers how many.
+     */
+    async settleOrphans(modelId: number, error: string, now: number): Promise<number> {
+      const live = db.selectFrom('jobs').select('id').where('model_id', '=', modelId).where('state', 'in', ['queued', 'running']);
+      const r = await db
+        .updateTable('dataset_analyses')
+        .set({ status: 'failed', error, finished_at: now })
+        .where('model_id', '=', modelId)
+        .where('status', 'in', ['queued', 'running'])
+        .where((eb) => eb.or([eb('job_id', 'is', null), eb('job_id', 'not in', live)]))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
     async update(id: number, patch: Updateable<DatasetAnalysesTable>, d: Kysely<DB> = db): Promise<void> {
       await d.updateTable('dataset_analyses').set(patch).where('id', '=', id).execute();
     },

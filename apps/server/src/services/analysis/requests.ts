@@ -1,4 +1,4 @@
-import type { AnalysisStartBody, DatasetAnalysis, DatasetAnalysisData } from '@loupe/contracts';
+import { failure, type AnalysisStartBody, type DatasetAnalysis, type DatasetAnalysisData } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import { analysesRepo, type AnalysisRow } from '../../db/analyses.js';
 import type { Model } from '../../db/models.js';
@@ -6,6 +6,9 @@ import type { User } from '../../db/users.js';
 import type { Deps } from '../deps.js';
 import { defaultImgsz } from './analysis.js';
 import { datasetVersion } from './manifest.js';
+
+/** Why an analysis whose job ended without recording it (its runner or its agent died) shows failed. */
+const ORPHAN_REASON = failure('runnerLost');
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
@@ -26,6 +29,7 @@ export function analysisView(row: AnalysisRow, currentSha: string): DatasetAnaly
 
 /** The model's latest analysis, whatever its status, or analysisNotFound. */
 export async function getAnalysis(deps: Deps, model: Model): Promise<DatasetAnalysisData> {
+  await analysesRepo(deps.db).settleOrphans(model.id, ORPHAN_REASON, deps.now());
   const row = await analysesRepo(deps.db).latest(model.id);
   if (!row) fail('analysisNotFound');
   return analysisView(row, (await datasetVersion(deps, model)).sha);
@@ -48,6 +52,7 @@ export async function startAnalysis(deps: Deps, user: User, model: Model, body: 
   if (version.images.length === 0) fail('datasetAnalysisFailed', { detail: 'the dataset has no images' });
   const done = await repo.completed(model.id, version.sha, imgsz);
   if (done && !body.force) return analysisView(done, version.sha);
+  await repo.settleOrphans(model.id, ORPHAN_REASON, deps.now());
   if (await repo.active(model.id)) fail('ongoingAnalysis');
   const now = deps.now();
   let id: number;
