@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import type { AgentRunData, SuggestedConfidences, TrainingData } from '@loupe/contracts';
@@ -6,7 +7,7 @@ import { stepPath } from '@/routes/steps';
 import { useProject } from '@/stores/project';
 import { DASH, fixed, percent } from '@/pages/training/shared/format';
 import { useTrainings } from '@/pages/training/trainingApi';
-import { useTestSuggestion } from './agentApi';
+import { isTerminalPhase, useTestSuggestion } from './agentApi';
 
 /** The test of the recommended version: tests run in the order of the versions they test. */
 export function bestTestId(run: AgentRunData): number | undefined {
@@ -81,10 +82,17 @@ function TestLinks({ modelId, testId }: { modelId: string; testId: number }) {
 export function RunResult({ modelId, run }: { modelId: string; run: AgentRunData }) {
   const { t } = useTranslation('agent');
   const trainings = useTrainings(modelId);
-  const testId = bestTestId(run);
+  const byId = new Map((trainings.data?.items ?? []).map((tr) => [tr.id, tr]));
+  // A version the agent started after the list was read (the retrain) is asked for once it appears in the run.
+  const unknown = trainings.isSuccess && run.trainingIds.some((id) => !byId.has(id));
+  const { refetch } = trainings;
+  useEffect(() => {
+    if (unknown) void refetch();
+  }, [unknown, refetch, run.trainingIds.length]);
+  // The confidences are final once the run is: its last test may still be running before.
+  const testId = isTerminalPhase(run.phase) ? bestTestId(run) : undefined;
   const analysis = useTestSuggestion(modelId, testId);
   if (run.adopted === null && run.trainingIds.length === 0) return null;
-  const byId = new Map((trainings.data?.items ?? []).map((tr) => [tr.id, tr]));
   const suggested = analysis.data?.suggested ?? null;
   const items = [
     {
