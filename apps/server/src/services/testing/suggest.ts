@@ -29,7 +29,7 @@ export function suggestFrom(
   };
 }
 
-/** A run's stored images with their results (record.ts), and its task and settings. */
+/** A run's stored images with their results (record.ts TestImageDetail) and their ids, in image order. */
 export async function runDetails(deps: Deps, testRunId: number): Promise<{ details: TestImageDetail[]; imageIds: number[] }> {
   const rows = await deps.db.selectFrom('test_run_images').select(['image_id', 'detail']).where('test_run_id', '=', testRunId).orderBy('image_id').execute();
   // Images the run never reached have an empty detail.
