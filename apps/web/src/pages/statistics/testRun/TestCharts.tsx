@@ -1,0 +1,63 @@
+import { useMemo, type ReactNode } from 'react';
+import { Card, Col, Row } from 'antd';
+import type { ErrorKind, TestAnalysisData } from '@loupe/contracts';
+import { useTranslation } from '@/i18n';
+import { StatChart } from '../charts/StatChart';
+import { confidenceOption, confusionMatrixOption, errorKindsOf, errorsOption, f1CurveOption, prCurvesOption } from '../charts/testOptions';
+
+function ChartCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Col xs={24} xl={12}>
+      <Card size="small" title={title}>
+        {children}
+      </Card>
+    </Col>
+  );
+}
+
+/** Every test chart that applies to the run's task: PR and F1 curves, confidence histograms, errors, confusion. */
+export function TestCharts({ data }: { data: TestAnalysisData }) {
+  const { t } = useTranslation('statistics');
+  const c = (key: string) => t(`test.charts.${key}`);
+  const pr = useMemo(() => prCurvesOption(data.prCurves, { recall: t('test.table.recall'), precision: t('test.table.precision') }), [data.prCurves, t]);
+  const f1 = useMemo(
+    () => f1CurveOption(data.f1Curve, data.f1CurvePerClass, data.conf, { overall: t('test.charts.overall'), conf: t('test.conf'), f1: t('test.table.f1') }),
+    [data.f1Curve, data.f1CurvePerClass, data.conf, t],
+  );
+  const confidence = useMemo(
+    () => confidenceOption(data.confidence, { tp: t('test.charts.tp'), fp: t('test.charts.fp'), conf: t('test.conf') }),
+    [data.confidence, t],
+  );
+  const errors = useMemo(() => errorsOption(data.errors, (k: ErrorKind) => t(`test.errorKind.${k}`)), [data.errors, t]);
+  const confusion = useMemo(
+    () => confusionMatrixOption(data.confusion, { predicted: t('test.charts.predicted'), actual: t('test.charts.actual') }),
+    [data.confusion, t],
+  );
+  const confidenceCount = data.confidence.tp.reduce((a, b) => a + b, 0) + data.confidence.fp.reduce((a, b) => a + b, 0);
+  const errorCount = errorKindsOf(data.errors).length;
+  return (
+    <Row gutter={[16, 16]}>
+      {data.prCurves.length > 0 && (
+        <ChartCard title={c('pr')}>
+          <StatChart option={pr} name="pr" points={data.prCurves.length} emptyText={c('empty')} series={data.prCurves.map((p) => p.name)} />
+        </ChartCard>
+      )}
+      <ChartCard title={c('f1')}>
+        <StatChart option={f1} name="f1" points={data.f1Curve.length} emptyText={c('empty')} series={['overall', ...data.f1CurvePerClass.map((p) => p.name)]} />
+      </ChartCard>
+      <ChartCard title={c('confidence')}>
+        <StatChart option={confidence} name="confidence" points={confidenceCount} emptyText={c('empty')} />
+      </ChartCard>
+      {errorCount > 0 && (
+        <ChartCard title={c('errors')}>
+          <StatChart option={errors} name="errors" points={errorCount} emptyText={c('empty')} />
+        </ChartCard>
+      )}
+      {confusion && data.confusion && (
+        <ChartCard title={c('confusion')}>
+          <StatChart option={confusion} name="confusion" points={data.confusion.labels.length} emptyText={c('empty')} height={Math.max(300, data.confusion.labels.length * 36 + 100)} />
+        </ChartCard>
+      )}
+    </Row>
+  );
+}
