@@ -1,11 +1,12 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { Alert, Button, Card, Col, Row, Space, Typography } from 'antd';
-import { CloudUploadOutlined, DeleteOutlined, PartitionOutlined } from '@ant-design/icons';
+import { BarChartOutlined, CloudUploadOutlined, DeleteOutlined, PartitionOutlined } from '@ant-design/icons';
 import type { ImageData, ModelType } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { useNotify } from '@/pages/auth/shared/useNotify';
 import { useModel } from '@/pages/models/modelsApi';
+import { statisticsPath } from '@/pages/statistics/paths';
 import { MODEL_LIST_PATH } from '@/routes/table';
 import { useProject } from '@/stores/project';
 import { FilterBar } from './FilterBar';
@@ -39,8 +40,9 @@ export default function GalleryPage() {
 }
 
 function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {
-  const { t } = useTranslation('gallery');
+  const { t } = useTranslation(['gallery', 'statistics']);
   const { modal, message } = useNotify();
+  const navigate = useNavigate();
   const [filters, setFilters] = useState<GalleryFilters>(DEFAULT_FILTERS);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [uploading, setUploading] = useState(false);
@@ -100,6 +102,9 @@ function Gallery({ modelId, type }: { modelId: string; type: ModelType }) {
           </Typography.Text>
         </Typography.Title>
         <Space wrap>
+          <Button icon={<BarChartOutlined />} onClick={() => navigate(statisticsPath(modelId))} data-testid="gallery-statistics">
+            {t('statistics:gallery.analyse')}
+          </Button>
           <Button icon={<PartitionOutlined />} onClick={() => setSplitting(true)} data-testid="auto-split-open">
             {t('autoSplit.open')}
           </Button>

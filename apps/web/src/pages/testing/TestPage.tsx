@@ -112,10 +112,12 @@ function TestWorkbench({ modelId, type }: { modelId: string; type: ModelType }) 
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={8}>
           <TestSettingsForm
+            modelId={modelId}
             form={form}
             initial={initial}
             versions={trainings.versions}
             versionsLoading={trainings.isPending}
+            suggested={trainings.suggested}
             type={type}
             chosen={chosen.length}
             busy={activeRun !== undefined}

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { TrainingPaths, VersionPaths, type TrainingData, type TrainingListData, type VersionListData } from '@loupe/contracts';
+import { TrainingPaths, VersionPaths, type SuggestedConfidences, type TrainingData, type TrainingListData, type VersionListData } from '@loupe/contracts';
 import { api } from '@/api/client';
 import { pathOf } from '@/pages/gallery/galleryApi';
 
@@ -23,7 +23,8 @@ export function useSucceededTrainings(modelId: string) {
   });
   const inUseId = inUse.data?.effectiveTrainingId ?? null;
   const versions = useMemo(() => usableVersions(query.data?.items ?? [], inUseId), [query.data, inUseId]);
-  return { ...query, versions };
+  const suggested = useMemo(() => suggestedById(inUse.data), [inUse.data]);
+  return { ...query, versions, suggested };
 }
 
 /** Succeeded versions with weights, newest first, except the one in use (the default version), which leads. */
@@ -31,4 +32,11 @@ export function usableVersions(items: readonly TrainingData[], inUseId: number |
   const usable = items.filter((t) => t.status === 'succeeded' && t.hasWeights).sort((a, b) => b.serialNo - a.serialNo);
   const lead = usable.find((t) => t.id === inUseId);
   return lead ? [lead, ...usable.filter((t) => t !== lead)] : usable;
+}
+
+/** The agent's suggested confidences per version (VersionData.suggested; issue 35), for the versions that have them. */
+export function suggestedById(list: VersionListData | undefined): ReadonlyMap<number, SuggestedConfidences> {
+  const found = new Map<number, SuggestedConfidences>();
+  for (const v of list?.items ?? []) if (v.suggested) found.set(v.id, v.suggested);
+  return found;
 }

@@ -1,8 +1,11 @@
+import { Link } from 'react-router-dom';
 import { Alert, Select, Space, Tag, Typography } from 'antd';
+import { BarChartOutlined } from '@ant-design/icons';
 import type { TestRunData, TestSettings, TestStatus } from '@loupe/contracts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from '@/i18n';
 import { versionTag } from '@/layout/sidebar/rules';
+import { statisticsPath } from '@/pages/statistics/paths';
 import { isDetection, type Task } from '@/pages/training/shared/tasks';
 
 const STATUS_COLOR: Partial<Record<TestStatus, string>> = { succeeded: 'success', failed: 'error', cancelled: 'warning' };
@@ -32,7 +35,7 @@ export function settingsText(settings: TestSettings, task: Task, t: TFunction): 
 
 /** Which finished run the results below show, with the settings it used, and how it ended. */
 export function RunHistory({ runs, selected, task, onSelect }: Props) {
-  const { t, i18n } = useTranslation(['testing', 'models']);
+  const { t, i18n } = useTranslation(['testing', 'models', 'statistics']);
   if (!selected) return null;
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
@@ -48,6 +51,11 @@ export function RunHistory({ runs, selected, task, onSelect }: Props) {
         <Tag color={STATUS_COLOR[selected.status]} data-testid="test-status" data-status={selected.status}>
           {t(`models:testStatus.${selected.status}`)}
         </Tag>
+        {selected.status === 'succeeded' && (
+          <Link to={statisticsPath(selected.modelId, 'test', selected.id)} data-testid="test-statistics-link">
+            <BarChartOutlined /> {t('statistics:testPage.statistics')}
+          </Link>
+        )}
       </Space>
       <Typography.Text type="secondary" data-testid="test-run-settings">
         {settingsText(selected.settings, task, t)}

@@ -2,18 +2,22 @@ import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Button, Card, Col, Form, InputNumber, Radio, Row, Select, Slider, Space, Switch, Typography, type FormInstance } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
-import { TtaModes, type TrainingData } from '@loupe/contracts';
+import { TtaModes, type SuggestedConfidences, type TrainingData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
 import { stepPath } from '@/routes/steps';
 import { choosesRotation, isDetection, taskOf } from '@/pages/training/shared/tasks';
 import { VersionSelect } from '../shared/VersionSelect';
 import { rangeOf, ttaApplies, type TestFormValues } from './settingsRules';
+import { SuggestedConf } from './SuggestedConf';
 
 interface Props {
+  modelId: string;
   form: FormInstance<TestFormValues>;
   initial: TestFormValues;
   versions: readonly TrainingData[];
   versionsLoading: boolean;
+  /** The agent's suggested confidences by version id (issue 35). */
+  suggested?: ReadonlyMap<number, SuggestedConfidences>;
   type: string | undefined;
   /** Images chosen on /testImage for source 'images'. */
   chosen: number;
@@ -47,12 +51,13 @@ function Ratio({ name, testId, hidden }: { name: 'conf' | 'iou'; testId: string;
 }
 
 /** SPEC §3 test settings, the version and the images, and the run button. */
-export function TestSettingsForm({ form, initial, versions, versionsLoading, type, chosen, busy, starting, onRun }: Props) {
+export function TestSettingsForm({ modelId, form, initial, versions, versionsLoading, suggested, type, chosen, busy, starting, onRun }: Props) {
   const { t } = useTranslation('testing');
   // A type that can train boxes (detection, OCR, measurement on rotated boxes) has boxes to merge.
   const nms = isDetection(taskOf(undefined, type)) || choosesRotation(type);
   const trainingId = Form.useWatch('trainingId', form) ?? initial.trainingId;
   const tta = ttaApplies({ trainingId }, versions);
+  const advice = trainingId === undefined ? undefined : suggested?.get(trainingId);
   useEffect(() => form.setFieldsValue(initial), [form, initial]);
   return (
     <Card size="small" title={t('settings.title')} data-testid="test-settings">
@@ -94,6 +99,7 @@ export function TestSettingsForm({ form, initial, versions, versionsLoading, typ
           </Radio.Group>
         </Form.Item>
         <Ratio name="conf" testId="test-conf" />
+        {advice && <SuggestedConf modelId={modelId} suggested={advice} onUse={(conf) => form.setFieldValue('conf', conf)} />}
         {/* Non-maximum suppression merges overlapping boxes: a classifier or a segmenter has none to merge. */}
         <Ratio name="iou" testId="test-iou" hidden={!nms} />
         <Form.Item label={t('settings.half')} extra={<span data-testid="test-half-note">{t('settings.halfNote')}</span>}>
