@@ -36,7 +36,7 @@ export function analysisResult(patch: Partial<DatasetAnalysis> = {}): DatasetAna
       tinyPx: 8,
     },
     findings: [
-      { code: 'rare_class', severity: 'warning', count: 1, params: { classes: 'scratch' }, imageIds: [3, 4] },
+      { code: 'rare_class', severity: 'warning', count: 1, params: { classes: 'scratch', min: 10 }, imageIds: [3, 4] },
       { code: 'leakage', severity: 'error', count: 1, params: {}, imageIds: [1, 2], pairs: [[1, 2]], fix: 'moveLeaked' },
       { code: 'degenerate_box', severity: 'error', count: 2, params: {}, imageIds: [5], annotationIds: [50, 51], fix: 'deleteDegenerate' },
     ],

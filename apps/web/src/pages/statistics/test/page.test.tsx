@@ -41,7 +41,7 @@ describe('/statistics dataset analysis', () => {
     const list = await screen.findByTestId('statistics-findings');
     const order = [...list.querySelectorAll('[data-severity]')].map((e) => e.getAttribute('data-testid'));
     expect(order).toEqual(['finding-leakage', 'finding-degenerate_box', 'finding-rare_class']);
-    expect(text('finding-message-rare_class')).toBe('Classes with very few examples: scratch.');
+    expect(text('finding-message-rare_class')).toBe('Classes with fewer than 10 instances: scratch.');
     expect(text('finding-message-degenerate_box')).toBe('2 boxes have no area or lie wholly outside their image.');
     expect(screen.getByTestId('finding-image-1').getAttribute('href')).toBe('/mark/detection?imageId=1');
     expect(screen.getByTestId('finding-image-1').querySelector('img')!.getAttribute('src')).toBe('/api/models/5/images/1/thumbnail');
