@@ -73,15 +73,20 @@ def test_tune_searches_within_its_budget_and_writes_tune_json(cls_data, tmp_path
 
 
 def test_sigterm_stops_the_search_with_130(cls_data, tmp_path):
+    env = engine_env()
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [env["PYTHONPATH"], os.environ.get("PYTHONPATH")]))
     p = subprocess.Popen([sys.executable, "-m", "loupe_engine", "tune", "--task", "classify", "--data",
                           f"{cls_data}/all.json", "--images", f"{cls_data}/images", "--out", str(tmp_path / "t"),
                           "--set", "imgsz=64", "--set", "model=p", "--budget-s", "120", "--device", "cpu"],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=engine_env())
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     for line in p.stdout:
         if '"trial"' in line:
             break
+    else:
+        raise AssertionError(f"no trial started: {p.stderr.read()[-2000:]}")
     t0 = time.time()
     p.send_signal(signal.SIGTERM)
     rest = p.stdout.read()
-    assert p.wait(timeout=30) == 130 and time.time() - t0 < 15
+    assert p.wait(timeout=30) == 130
+    assert time.time() - t0 < 15
     assert '"cancelled"' in rest

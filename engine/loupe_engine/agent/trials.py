@@ -26,12 +26,17 @@ class Regime:
     epochs: int = 0  # 0 until the base trial's first epoch is measured (calibrate)
     limit_s: float = 0.0  # each run's training time limit (the trainer's own budget)
 
-    def calibrate(self, first_epoch_s):
-        """Epochs from the base trial's first epoch (its data loading and model building included): as many as
-        fit the slot, MIN_EPOCHS to MAX_EPOCHS; the limit leaves a quarter's margin over that."""
-        fit = int(self.slot_s // max(first_epoch_s, 1e-6))
-        self.epochs = min(MAX_EPOCHS, max(MIN_EPOCHS, fit))
-        self.limit_s = 1.25 * max(self.slot_s, self.epochs * first_epoch_s)
+    def calibrate(self, ends):
+        """Epochs from the base trial's first epochs (`ends`: seconds from the run's start to the end of each):
+        as many as fit the slot, MIN_EPOCHS to MAX_EPOCHS; the limit leaves a quarter's margin over that. After
+        one epoch its whole time counts per epoch; after two the second's time is the pace and the first's excess
+        (data loading, model building, CUDA's first kernels: 7 of a first epoch's 9 s on an H100, a second took 1)
+        is paid once. Only ever raised, so a run already planned is never cut short."""
+        per = ends[-1] - ends[-2] if len(ends) > 1 else ends[0]
+        once = max(0.0, ends[0] - per)
+        fit = int((self.slot_s - once) // max(per, 1e-6))
+        self.epochs = min(MAX_EPOCHS, max(MIN_EPOCHS, fit, self.epochs))
+        self.limit_s = 1.25 * max(self.slot_s, once + self.epochs * per)
 
 
 def trial_fraction(n_train):
@@ -69,7 +74,7 @@ def _trainer(task, cfg, overrides, args, out, callbacks, limit_s):
 
 def train_run(args, overrides, regime, seed, out, on_epoch=None):
     """Train `overrides` under `regime`; returns {score (best epoch fitness, None before the first), epochs}.
-    The first run (regime not calibrated) plans MIN_EPOCHS, measures its first epoch and then follows the
+    The first run (regime not calibrated) plans MIN_EPOCHS, measures its first epochs and then follows the
     calibrated plan. `on_epoch(epoch, fitness)` may raise (pruning) to stop the run. The run's folder is removed
     afterwards: only its score is kept."""
     calibrating = not regime.epochs
@@ -80,11 +85,12 @@ def train_run(args, overrides, regime, seed, out, on_epoch=None):
     close = round(epochs * base.close_mosaic / max(base.epochs, 1))
     ov = {**overrides, "epochs": epochs, "fraction": fraction, "seed": seed, "val": True, "close_mosaic": close}
     cfg = config.validate(ov)
-    scores, t0 = [], time.time()
+    scores, ends, t0 = [], [], time.time()
 
     def epoch(**kw):
-        if calibrating and kw["epoch"] == 1:
-            regime.calibrate(time.time() - t0)
+        if calibrating and kw["epoch"] <= MIN_EPOCHS:
+            ends.append(time.time() - t0)
+            regime.calibrate(ends)
             tr.epochs = tr.cfg.epochs = regime.epochs
             tr.budget = regime.limit_s
         fit = tr.fitness(kw["metrics"])
