@@ -19,21 +19,28 @@ export const messageVars = (f: Finding) => ({ ...f.params, n: f.count });
 interface Props {
   analysis: DatasetAnalysisData;
   modelId: string;
-  /** The model type: which /mark route opens an image. */
+  /** The open model's type (which /mark route opens an image); undefined when the analysed model is not the open one. */
   type: string | undefined;
 }
 
 function Thumbs({ ids, modelId, type }: { ids: readonly number[]; modelId: string; type: string | undefined }) {
   const { t } = useTranslation('statistics');
   if (ids.length === 0) return null;
-  const mark = stepPath('mark', type);
+  const thumb = (id: number) => <img src={pathOf(DatasetPaths.thumbnail, { modelId, imageId: id })} alt={t('findings.openImage', { id })} loading="lazy" />;
   return (
     <Space wrap size={4} className="loupe-stat-thumbs">
-      {ids.slice(0, THUMBS_SHOWN).map((id) => (
-        <Link key={id} to={`${mark}?imageId=${id}`} title={t('findings.openImage', { id })} data-testid={`finding-image-${id}`}>
-          <img src={pathOf(DatasetPaths.thumbnail, { modelId, imageId: id })} alt={t('findings.openImage', { id })} loading="lazy" />
-        </Link>
-      ))}
+      {ids.slice(0, THUMBS_SHOWN).map((id) =>
+        // /mark labels the open model: another model's images are shown, not linked.
+        type ? (
+          <Link key={id} to={`${stepPath('mark', type)}?imageId=${id}`} title={t('findings.openImage', { id })} data-testid={`finding-image-${id}`}>
+            {thumb(id)}
+          </Link>
+        ) : (
+          <span key={id} data-testid={`finding-image-${id}`}>
+            {thumb(id)}
+          </span>
+        ),
+      )}
       {ids.length > THUMBS_SHOWN && <Typography.Text type="secondary">{t('findings.more', { n: ids.length - THUMBS_SHOWN })}</Typography.Text>}
     </Space>
   );
