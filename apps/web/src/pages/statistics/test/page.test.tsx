@@ -114,6 +114,26 @@ describe('/statistics test analysis', () => {
     expect(calls.map((c) => c.url)).toContain('/api/models/5/tests/9/analysis?conf=0.26');
   });
 
+  it('draws what each task has: the confusion matrix for a classifier, IoU and no curves for a segmenter', async () => {
+    let answer = testAnalysis({ task: 'classify', prCurves: [], errors: { wrongClass: 3 }, confusion: { labels: ['ok', 'ng'], matrix: [[5, 1], [2, 7]] } });
+    fakeFetch((key) => {
+      if (key === 'GET /api/models/5/tests') return envelope({ items: [testRun()], total: 1 });
+      if (key === 'GET /api/models/5/tests/9/analysis') return envelope(answer);
+      return undefined;
+    });
+    renderPage(<StatisticsPage />, '/statistics?id=5&tab=test');
+    expect((await screen.findByTestId('chart-confusion')).dataset.points).toBe('2');
+    expect(screen.getByTestId('chart-errors').dataset.points).toBe('1');
+    expect(screen.queryByTestId('chart-pr')).toBeNull();
+    cleanup();
+    const segment = { task: 'segment', prCurves: [], f1Curve: [], f1CurvePerClass: [], errors: {}, confusion: null, suggested: null };
+    answer = testAnalysis({ ...segment, confidence: { edges: [], tp: [], fp: [] }, perClass: [{ name: 'crack', precision: 0.9, recall: 0.8, f1: 0.85, support: 4, iou: 0.74 }] });
+    renderPage(<StatisticsPage />, '/statistics?id=5&tab=test');
+    expect((await screen.findByTestId('class-row-crack')).textContent).toContain('74.0 %');
+    for (const chart of ['chart-pr', 'chart-f1', 'chart-confidence', 'chart-errors', 'chart-confusion']) expect(screen.queryByTestId(chart)).toBeNull();
+    expect(screen.getByTestId('statistics-suggested').dataset.present).toBe('false');
+  });
+
   it('says when the model has no finished run', async () => {
     fakeFetch((key) => (key === 'GET /api/models/5/tests' ? envelope({ items: [testRun({ status: 'failed' })], total: 1 }) : undefined));
     renderPage(<StatisticsPage />, '/statistics?id=5&tab=test');

@@ -42,12 +42,17 @@ export function TestCharts({ data }: { data: TestAnalysisData }) {
           <StatChart option={pr} name="pr" points={data.prCurves.length} emptyText={c('empty')} series={data.prCurves.map((p) => p.name)} />
         </ChartCard>
       )}
-      <ChartCard title={c('f1')}>
-        <StatChart option={f1} name="f1" points={data.f1Curve.length} emptyText={c('empty')} series={['overall', ...data.f1CurvePerClass.map((p) => p.name)]} />
-      </ChartCard>
-      <ChartCard title={c('confidence')}>
-        <StatChart option={confidence} name="confidence" points={confidenceCount} emptyText={c('empty')} />
-      </ChartCard>
+      {data.f1Curve.length > 0 && (
+        <ChartCard title={c('f1')}>
+          <StatChart option={f1} name="f1" points={data.f1Curve.length} emptyText={c('empty')} series={['overall', ...data.f1CurvePerClass.map((p) => p.name)]} />
+        </ChartCard>
+      )}
+      {/* A segmentation run scores pixels: it has no confidences to draw. */}
+      {data.confidence.edges.length > 0 && (
+        <ChartCard title={c('confidence')}>
+          <StatChart option={confidence} name="confidence" points={confidenceCount} emptyText={c('empty')} />
+        </ChartCard>
+      )}
       {errorCount > 0 && (
         <ChartCard title={c('errors')}>
           <StatChart option={errors} name="errors" points={errorCount} emptyText={c('empty')} />
