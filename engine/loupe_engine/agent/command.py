@@ -31,13 +31,13 @@ class Search:
     """The state of one tuning run: the plan, the study and the trials so far."""
 
     def __init__(self, args, base, cfg, budget_s, seeds, early_stop):
+        self.t0 = time.time()
         import optuna  # only the tuner needs it
         self.optuna, self.args, self.base, self.cfg = optuna, args, base, cfg
         self.budget_s, self.seeds, self.early_stop = budget_s, seeds, early_stop
-        self.t0 = time.time()
         self.dims = space.dimensions(args.task, cfg, device.current().type == "cuda")
         self.fixed = space.base_values(self.dims, cfg)
-        # one slot = one run's time limit; the check (2 x seeds runs) keeps its slots out of the search's reach
+        # a slot is the time one run should take: the search plans on 6, the check (2 x seeds runs) on the rest
         self.regime = Regime(trial_fraction(count_train(args.data, args.val)),
                              budget_s / (SEARCH_SLOTS + 2 * seeds))
         self.seed = cfg.seed or 1  # every trial the same seed: the configurations differ, not the draws
@@ -133,7 +133,7 @@ class Search:
             self.run_trial()
 
     def check(self):
-        """Base and best with the same seeds; None with the reason when the check does not run."""
+        """Base and best with the same seeds: adopt()'s verdict and the scores, or {reason} when it does not run."""
         best = self.best
         if best is None or best["number"] == 0:
             return {"reason": "base_best"}

@@ -45,11 +45,15 @@ def trial_fraction(n_train):
 
 def count_train(data, val):
     """Training images in the manifest, as the trainers split it: a COCO file's images with split 'train' (all of
-    them with a separate --val, or when none is tagged); a classification folder's image files."""
+    them with a separate --val, or when none is tagged); a classification folder's image files; 0 when the file
+    cannot be read."""
     if os.path.isdir(data):
         return sum(len(files) for _, _, files in os.walk(data))
-    with open(data) as f:
-        images = json.load(f).get("images") or []
+    try:
+        with open(data) as f:
+            images = json.load(f).get("images") or []
+    except (OSError, ValueError, AttributeError):
+        return 0  # the base trial's trainer names the problem (dataset_missing, dataset_invalid)
     tagged = [im for im in images if "split" in im]
     if val or not tagged:
         return len(images)
