@@ -40,7 +40,8 @@ def test_torchrun_trains_one_job_over_two_cpu_processes_and_resumes(det_data, tm
     assert "torchrun: 2 processes (gloo" in err and err.count("optimizer auto") == 1
     assert (out / "best.pt").exists() and (out / "last.pt").exists()
 
-    done = subprocess.run(torchrun_cmd(2, *_train(det_data, out, "--set", "epochs=3", "--resume")),
+    # the CPU again: on a host with one GPU, rank 1 would ask for cuda:1 and be refused (seen on an H200)
+    done = subprocess.run(torchrun_cmd(2, *_train(det_data, out, "--set", "epochs=3", "--resume", "--device", "cpu")),
                           capture_output=True, text=True, env=engine_env(), timeout=180)
     events = _events(done.stdout)
     assert done.returncode == 0, done.stderr[-2000:]

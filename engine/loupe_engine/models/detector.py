@@ -120,7 +120,8 @@ def count_flops(model, imgsz=640):
     was = model.training
     model.eval()
     with torch.no_grad():
-        model(torch.zeros(1, 3, imgsz, imgsz))
+        # on the model's own device: a CUDA training counts its FLOPs at the end too (report.finish)
+        model(torch.zeros(1, 3, imgsz, imgsz, device=next(model.parameters()).device))
     model.train(was)
     for h in hs:
         h.remove()
