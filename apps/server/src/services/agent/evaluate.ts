@@ -8,7 +8,7 @@ import { runTestJob, type TestPayload } from '../../runner/test-job.js';
 import { insertTestRun } from '../testing/tests.js';
 import { labelNames, runDetails, storeSuggested, suggestConfidences } from '../testing/suggest.js';
 import { classScores, countsAt, f1Of } from '../testing/scores.js';
-import { checkHalt, type AgentJob } from './job.js';
+import { checkHalt, stepContext, type AgentJob } from './job.js';
 
 /** The agent's tests keep detections from this confidence on, so the curves and the suggestions have room. */
 export const AGENT_TEST_CONF = 0.05;
@@ -49,7 +49,7 @@ export async function evaluate(a: AgentJob, t: TrainingRow, record: (trx: Kysely
   }
   await deps.db.transaction().execute((trx) => record(trx, testRunId));
   await a.rec.log(split === 'test' ? 'testOnTest' : 'testOnValid', { version: t.version, count: images.length });
-  await runTestJob(deps, { ...a.job, payload: JSON.stringify({ testRunId } satisfies TestPayload) }, ctx);
+  await runTestJob(deps, { ...a.job, payload: JSON.stringify({ testRunId } satisfies TestPayload) }, await stepContext(a, `test-${testRunId}`));
   checkHalt(ctx);
   const run = await deps.testRuns.byId(testRunId);
   if (run?.status !== 'succeeded') {

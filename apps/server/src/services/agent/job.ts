@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Job } from '../../db/jobs.js';
 import type { Model } from '../../db/models.js';
 import type { JobContext } from '../../runner/training-job.js';
@@ -45,6 +47,14 @@ export function haltReason(ctx: JobContext): HaltReason | null {
 export function checkHalt(ctx: JobContext): void {
   const why = haltReason(ctx);
   if (why) throw new AgentHalt(why);
+}
+
+/** The job's context with a folder of its own for one step (a training's or a test's files never meet). */
+export async function stepContext(a: AgentJob, name: string): Promise<JobContext> {
+  const workDir = path.join(a.ctx.workDir, name);
+  await fs.promises.rm(workDir, { recursive: true, force: true });
+  await fs.promises.mkdir(workDir, { recursive: true });
+  return { ...a.ctx, workDir };
 }
 
 /** Seconds until the budget ends. */

@@ -5,6 +5,7 @@ import { setDefaultVersion } from '../versions.js';
 import { evaluate } from './evaluate.js';
 import { AgentFailure, type AgentJob } from './job.js';
 import type { AgentRecorder } from './record.js';
+import { stateOf } from './view.js';
 import { stillImproving, trainVersion } from './train.js';
 
 /** A retrain shorter than this learns nothing worth a test: the log says so instead. */
@@ -14,7 +15,9 @@ const RETRAIN_TEST_SHARE = 0.2;
 
 /** Records a version or test run in the agent's state, in the transaction that creates it. */
 async function append(rec: AgentRecorder, key: 'trainingIds' | 'testRunIds', id: number, trx: Kysely<DB>): Promise<void> {
-  const s = await rec.state();
+  // Read in the transaction: SQLite has one connection, a read outside it would wait for it forever.
+  const row = await trx.selectFrom('agent_runs').selectAll().where('id', '=', rec.id).executeTakeFirstOrThrow();
+  const s = stateOf(row);
   await trx.updateTable('agent_runs').set({ state: JSON.stringify({ ...s, [key]: [...s[key], id] }) }).where('id', '=', rec.id).execute();
 }
 

@@ -6,6 +6,7 @@ import { failTraining } from '../training/resume.js';
 import { setTestStatus, TEST_SHUTDOWN_REASON, isTerminal } from '../testing/state.js';
 import type { Deps } from '../deps.js';
 import { failureText } from '../../i18n.js';
+import { publicDetail } from '../../runner/engine.js';
 import { initialise } from './initialise.js';
 import { AgentFailure, AgentHalt, checkHalt, secondsLeft, type AgentJob } from './job.js';
 import { retrain, testMain, trainMain } from './phases.js';
@@ -79,7 +80,8 @@ async function endAfter(a: AgentJob, e: unknown): Promise<void> {
   else if (e instanceof AgentFailure) reason = e.reason;
   else {
     deps.log.error(e, `agent ${rec.id} failed`);
-    reason = failure('engineExited', `the agent failed: ${(e as Error).message}`);
+    // The user reads the reason: one line, no server paths (the log above has the whole error).
+    reason = failure('engineExited', `the agent failed: ${publicDetail((e as Error).message)}`);
   }
   await failAgent(deps, rec, reason);
 }

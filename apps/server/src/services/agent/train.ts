@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { errorMessage } from '../../i18n.js';
 import { runTrainingJob, type TrainingPayload } from '../../runner/training-job.js';
 import { createAgentTraining } from '../training/trainings.js';
-import { AgentFailure, checkHalt, type AgentJob } from './job.js';
+import { AgentFailure, checkHalt, stepContext, type AgentJob } from './job.js';
 
 /** Validation fitness of one epoch's metrics, as the engine ranks epochs (README: detection 0.1 mAP50 + 0.9 mAP50-95). */
 export function fitnessOf(metrics: Record<string, unknown>): number | null {
@@ -40,7 +40,7 @@ export async function trainVersion(
   let t = (await deps.trainings.byId(id))!;
   if (t.status !== 'succeeded') {
     const payload: TrainingPayload = { trainingId: id, maxSeconds: Math.max(10, Math.floor(opts.seconds)) };
-    await runTrainingJob(deps, { ...a.job, payload: JSON.stringify(payload) }, ctx);
+    await runTrainingJob(deps, { ...a.job, payload: JSON.stringify(payload) }, await stepContext(a, `training-${id}`));
     t = (await deps.trainings.byId(id))!;
   }
   checkHalt(ctx);

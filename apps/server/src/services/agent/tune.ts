@@ -26,6 +26,12 @@ type TuneEvent =
   | { event: 'trial'; number: number; params: Params; state: string; score: number | null; epochs?: number; duration_s?: number | null }
   | { event: 'note'; key: string; params?: Record<string, string | number> };
 
+/** A share the tuner reports as a fraction reads as a percentage. */
+function noteParams(params: Record<string, string | number>): Record<string, string | number> {
+  const { fraction } = params;
+  return typeof fraction === 'number' ? { ...params, fraction: `${Math.round(fraction * 100)} %` } : params;
+}
+
 /** Lays out the frozen training data in `dir` as a training's job does: dataset.json and the images linked by hash. */
 async function layOut(a: AgentJob, dir: string): Promise<void> {
   const frozen = await freezeDataset(a.deps, a.model);
@@ -65,7 +71,7 @@ export async function tune(a: AgentJob, seconds: number): Promise<void> {
       const e = raw as TuneEvent;
       if (ctx.lost()) return;
       if (e.event === 'trial') await rec.trial(e);
-      else if (e.event === 'note') await rec.log(`note.${e.key}`, e.params ?? {});
+      else if (e.event === 'note') await rec.log(`note.${e.key}`, noteParams(e.params ?? {}));
       else if (e.event === 'done') summary = e.summary as TuneSummary;
       else if (e.event === 'error' && e.code !== 'cancelled') error = e.message;
     };
