@@ -120,6 +120,6 @@ export function agentText(lang: Language, key: string, params: Record<string, st
   const template = pick(key);
   if (template === undefined) return errorMessage(lang, key, params);
   const text = interpolate(template, params);
-  const generic = pick(`${key.split('.')[0]}.generic`);
+  const generic = pick(`${key.split('.')[0]!}.generic`);
   return /\{\{\s*\w+\s*\}\}/.test(text) && generic !== undefined ? interpolate(generic, { key, ...params }) : text;
 }

@@ -112,7 +112,7 @@ export async function stopAgent(deps: Deps, model: Model, agentId: number): Prom
   const res = await deps.db.updateTable('jobs').set({ state: 'cancelled', finished_at: deps.now() }).where('id', '=', r.job_id).where('state', '=', 'queued').executeTakeFirst();
   if (Number(res.numUpdatedRows) === 1) {
     const rec = agentRecorder(deps, r.id);
-    await rec.log('cancelled');
+    await rec.log('cancelled', {}, 'cancelled');
     await rec.end('cancelled');
   } else {
     deps.queue.cancel(r.job_id);

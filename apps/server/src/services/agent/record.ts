@@ -1,4 +1,4 @@
-import { AgentBudgetShares, AgentWorkPhases, type AgentLogEntry, type AgentWorkPhase } from '@loupe/contracts';
+import { AgentBudgetShares, AgentWorkPhases, type AgentLogEntry, type AgentPhase, type AgentWorkPhase } from '@loupe/contracts';
 import { agentsRepo, type AgentRunRow } from '../../db/agents.js';
 import { agentText } from '../../i18n.js';
 import type { Deps } from '../deps.js';
@@ -17,7 +17,8 @@ export interface AgentRecorder {
   enter(phase: AgentWorkPhase): Promise<number>;
   /** Ends the run in a terminal phase (with the stored reason when failed). */
   end(phase: 'complete' | 'failed' | 'cancelled', error?: string | null): Promise<void>;
-  log(key: string, params?: Params): Promise<void>;
+  /** A log entry, in the run's phase unless `phase` names the one it ends in. */
+  log(key: string, params?: Params, phase?: AgentPhase): Promise<void>;
   publishRun(): Promise<void>;
   trial(t: { number: number; params: Record<string, unknown>; state: string; score: number | null; epochs?: number; duration_s?: number | null }): Promise<void>;
 }
@@ -56,9 +57,9 @@ export function agentRecorder(deps: Deps, agentId: number): AgentRecorder {
       await repo.update(agentId, { phase, error, ended_at: deps.now() });
       await publishRun();
     },
-    async log(key, params = {}) {
+    async log(key, params = {}, phase) {
       const r = await row();
-      const entry: AgentLogEntry = { at: new Date(deps.now()).toISOString(), phase: r.phase, key, params, text: agentText(settingsOf(r).language, key, params) };
+      const entry: AgentLogEntry = { at: new Date(deps.now()).toISOString(), phase: phase ?? r.phase, key, params, text: agentText(settingsOf(r).language, key, params) };
       await repo.update(agentId, { log: JSON.stringify([...logOf(r), entry]) });
       deps.agentEvents.publish(agentId, { type: 'log', data: entry });
     },

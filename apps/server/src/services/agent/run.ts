@@ -57,7 +57,7 @@ export async function runAgentJob(deps: Deps, job: Job, ctx: JobContext): Promis
       const s = await rec.state();
       await rec.saveState({ done: [...s.done, phase] });
     }
-    await rec.log('complete', { seconds: Math.round((deps.now() - Number((await rec.row()).started_at)) / 1000) });
+    await rec.log('complete', { seconds: Math.round((deps.now() - Number((await rec.row()).started_at)) / 1000) }, 'complete');
     await rec.end('complete');
     await deps.jobs.update(job.id, { state: 'succeeded', finished_at: deps.now() });
   } catch (e) {
@@ -71,7 +71,7 @@ async function endAfter(a: AgentJob, e: unknown): Promise<void> {
   if (e instanceof AgentHalt && e.why === 'lost') return;
   let reason: string;
   if (e instanceof AgentHalt && e.why === 'cancelled') {
-    await rec.log('cancelled');
+    await rec.log('cancelled', {}, 'cancelled');
     await rec.end('cancelled');
     await deps.jobs.update(job.id, { state: 'cancelled', finished_at: deps.now() });
     return;
@@ -90,7 +90,7 @@ async function endAfter(a: AgentJob, e: unknown): Promise<void> {
 export async function failAgent(deps: Deps, rec: AgentRecorder, reason: string): Promise<void> {
   const row = await rec.row();
   if (isTerminalPhase(row.phase)) return;
-  await rec.log('failed', { reason: failureText(settingsOf(row).language, reason) ?? reason });
+  await rec.log('failed', { reason: failureText(settingsOf(row).language, reason) ?? reason }, 'failed');
   await rec.end('failed', reason);
   if (row.job_id !== null) {
     await deps.db.updateTable('jobs').set({ state: 'failed', finished_at: deps.now(), error: reason }).where('id', '=', row.job_id).where('state', 'in', ['queued', 'running']).execute();

@@ -26,6 +26,14 @@ type TuneEvent =
   | { event: 'trial'; number: number; params: Params; state: string; score: number | null; epochs?: number; duration_s?: number | null }
   | { event: 'note'; key: string; params?: Record<string, string | number> };
 
+/** Reasons of a skipped adoption check that the log explains in words (agent.json `note.adoptSkipped.<reason>`). */
+const SKIP_REASONS = ['base_best', 'no_time'];
+
+function noteKey(key: string, params: Record<string, string | number>): string {
+  const reason = String(params.reason ?? '');
+  return key === 'adoptSkipped' && SKIP_REASONS.includes(reason) ? `note.adoptSkipped.${reason}` : `note.${key}`;
+}
+
 /** A share the tuner reports as a fraction reads as a percentage. */
 function noteParams(params: Record<string, string | number>): Record<string, string | number> {
   const { fraction } = params;
@@ -71,7 +79,7 @@ export async function tune(a: AgentJob, seconds: number): Promise<void> {
       const e = raw as TuneEvent;
       if (ctx.lost()) return;
       if (e.event === 'trial') await rec.trial(e);
-      else if (e.event === 'note') await rec.log(`note.${e.key}`, noteParams(e.params ?? {}));
+      else if (e.event === 'note') await rec.log(noteKey(e.key, e.params ?? {}), noteParams(e.params ?? {}));
       else if (e.event === 'done') summary = e.summary as TuneSummary;
       else if (e.event === 'error' && e.code !== 'cancelled') error = e.message;
     };
