@@ -51,9 +51,12 @@ afterAll(() => t?.close());
 describe('the agent', () => {
   it('runs every phase in order and explains itself in the request language', async () => {
     const s = await readyStudio();
+    // Saved as a switch before issue 35: reads as 5 trials without gain.
+    await t.app.deps.db.updateTable('models').set({ parameters: JSON.stringify({ ...PARAMS, agent_early_stop: true }) }).where('id', '=', s.model.id).execute();
     const r = await start(s.model.id, { budgetS: 60 }, 'de');
     expect(r.code, r.message).toBe(0);
     expect(r.data.phase).toBe('initialising');
+    expect(r.data.earlyStop).toBe(5);
     // One agent per model at a time.
     const again = await start(s.model.id, { budgetS: 60 });
     expect(again.code).toBe(40104);

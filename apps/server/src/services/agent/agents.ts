@@ -20,10 +20,9 @@ function isUniqueViolation(e: unknown): boolean {
   return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
 }
 
-/** The saved `agent_early_stop`: a trial count, or a switch saved before it was one (on = 5, off = 0). */
+/** The saved `agent_early_stop` (savedParams reads a switch saved before issue 35 as 5 or 0). */
 function savedEarlyStop(saved: Record<string, unknown>): number {
   const v = saved.agent_early_stop;
-  if (typeof v === 'boolean') return v ? DEFAULT_EARLY_STOP : 0;
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : DEFAULT_EARLY_STOP;
 }
 

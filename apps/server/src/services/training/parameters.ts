@@ -20,14 +20,21 @@ export function assertTrainingParams(params: Params, lang: Language): void {
   throw new AppError('validation', { field: problems[0]!.field, reason: problems[0]!.reason }, { problems: messages });
 }
 
+/** Stored parameters as they read now: `agent_early_stop` saved as a switch before issue 35 reads 5 (on) or 0 (off). */
+function parseSaved(text: string): SavedParamsData['saved'] {
+  const saved = JSON.parse(text) as Record<string, unknown>;
+  if (typeof saved.agent_early_stop === 'boolean') saved.agent_early_stop = saved.agent_early_stop ? 5 : 0;
+  return saved as SavedParamsData['saved'];
+}
+
 /** The /parameter values saved for the model: only the keys the user set. */
 export function savedParams(model: Model): SavedParamsData['saved'] {
-  return JSON.parse(model.parameters) as SavedParamsData['saved'];
+  return parseSaved(model.parameters);
 }
 
 function view(model: Pick<Model, 'parameters' | 'parameters_updated_at'>): SavedParamsData {
   const at = model.parameters_updated_at;
-  return { saved: JSON.parse(model.parameters) as SavedParamsData['saved'], updatedAt: at === null ? null : new Date(Number(at)).toISOString() };
+  return { saved: parseSaved(model.parameters), updatedAt: at === null ? null : new Date(Number(at)).toISOString() };
 }
 
 export function getSavedParams(model: Model): SavedParamsData {
