@@ -93,6 +93,18 @@ export async function uploadFolders(api, modelId, files) {
   return sum;
 }
 
+/** Images alone ({ name, data }) through the plain upload, in chunks: name → image id of each accepted one. */
+export async function uploadImages(api, modelId, files) {
+  const ids = new Map();
+  for (let i = 0; i < files.length; i += UPLOAD_CHUNK) {
+    const form = new FormData();
+    for (const f of files.slice(i, i + UPLOAD_CHUNK)) form.append("files", new Blob([f.data]), f.name);
+    const d = await api.form(`/api/models/${modelId}/images/upload`, form);
+    for (const r of d.results) if (r.status === "accepted") ids.set(r.name, r.imageId);
+  }
+  return ids;
+}
+
 /** Every image of the model: name → id. */
 export async function imageIdsByName(api, modelId) {
   const out = new Map();
@@ -149,10 +161,10 @@ export async function runDefaultTraining(api, modelId, budgetS) {
   return { training: done, wallS: (Date.now() - t0) / 1000 };
 }
 
-/** A test run of one version on the test split with `settings`, followed to its end. */
-export async function runTest(api, modelId, trainingId, settings) {
+/** A test run of one version on the chosen images with `settings`, followed to its end. */
+export async function runTest(api, modelId, trainingId, imageIds, settings) {
   const t0 = Date.now();
-  const run = await api.post(`/api/models/${modelId}/tests`, { trainingId, source: "testSplit", settings });
+  const run = await api.post(`/api/models/${modelId}/tests`, { trainingId, source: "images", imageIds, settings });
   const done = await waitUntil(() => api.get(`/api/models/${modelId}/tests/${run.id}`), (d) => TERMINAL_TRAINING.includes(d.status), {
     what: `test ${run.id}`,
     timeoutS: 3600,

@@ -32,7 +32,8 @@ export async function printAgent(api, modelId, { run, trials, log, phases, wallS
   for (const id of run.trainingIds) await printVersion(api, modelId, id, id === run.bestTrainingId ? "best" : "    ");
   for (const id of run.testRunIds) {
     const t = await api.get(`/api/models/${modelId}/tests/${id}`);
-    console.log(`  own test ${t.id} of ${t.version} on ${t.imageCount} images: ${t.status}, ${["mAP50", "top1"].filter((k) => k in (t.summary ?? {})).map((k) => `${k} ${score(t.summary[k])}`).join(" ")}`);
+    const own = ["mAP50", "top1"].filter((k) => k in (t.summary ?? {})).map((k) => `${k} ${score(t.summary[k])}`).join(" ");
+    console.log(`  own test ${t.id} of ${t.version} on ${t.imageCount} images at conf ${t.settings.conf}: ${t.status}, ${own}`);
   }
   console.log("  log:");
   for (const e of log) console.log(`    [${e.phase}] ${e.text}`);

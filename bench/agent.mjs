@@ -9,10 +9,14 @@
 // default parameters. Same wall clock for both: the server runs with TRAINING_MAX_S = the budget, the standard
 // plan's training budget, so the default training's engine gets max_seconds = the budget (its schedule fits
 // itself to it, as under `time`; `time` itself is in whole hours from 1, too coarse). One after the other.
-// Only once both have ended are the test images uploaded into each model, split `test`: DeepPCB's test split
-// (BENCH_AGENT_TEST_IMAGES, all 500) and a fixed sample of its test crops (BENCH_AGENT_TEST_CROPS, 600). The agent's
-// recommended version (bestTrainingId) and the default version are then tested on them with the same settings
-// (conf BENCH_AGENT_CONF 0.01, NMS IoU 0.6): mAP50 and top-1 from the test runs' summaries.
+// Only once both have ended are the test images uploaded into each model, unlabelled (bench/agent-score.mjs: the
+// platform refuses to test a version after labelled data was added, and the agent's analysis reads every image):
+// DeepPCB's test split (BENCH_AGENT_TEST_IMAGES, all 500) and a fixed sample of its test crops
+// (BENCH_AGENT_TEST_CROPS, 600). The agent's recommended version (bestTrainingId) and the default version predict
+// them in test runs with the same settings (conf BENCH_AGENT_CONF 0.001, NMS IoU 0.6), and the bench scores the
+// stored predictions against the dataset's truth with one scorer for both: mAP50 (COCO's matching) and top-1. The
+// scorer is checked against the engine's own mAP50 on a test of the agent's version on the (labelled) validation
+// images, which the agent trained with.
 // BENCH_AGENT_PARTS=detect|classify|both (both). Ends with exactly one line:
 //   BENCH agent mAP50_agent=… mAP50_default=… top1_agent=… top1_default=… budget_s=…
 // (na for a part not run; 0 for a side that delivered no version). Skipped with a message when
@@ -25,7 +29,8 @@ import { join } from "node:path";
 import { benchServer, prepare, repositories, ROOT, seedUser, startServer, stopServer } from "./bench-server.mjs";
 import { PY } from "./engine-run.mjs";
 import { shuffled } from "./agent-draw.mjs";
-import { apiClient, createModel, imageIdsByName, importCoco, runAgent, runDefaultTraining, runTest, setSplit, uploadFolders } from "./agent-api.mjs";
+import { apiClient, createModel, imageIdsByName, importCoco, runAgent, runDefaultTraining, runTest, setSplit, uploadFolders, uploadImages } from "./agent-api.mjs";
+import { labelNames, mAP50, runImages, top1, truthOf } from "./agent-score.mjs";
 import { printAgent, printDefault } from "./agent-report.mjs";
 
 const DATA = join(ROOT, "../shared/data/deeppcb");
@@ -37,7 +42,7 @@ const TEST_IMAGES = Number(process.env.BENCH_AGENT_TEST_IMAGES ?? 500);
 const TEST_CROPS = Number(process.env.BENCH_AGENT_TEST_CROPS ?? 600);
 const SEED = Number(process.env.BENCH_AGENT_SEED ?? 1);
 const PORT = Number(process.env.BENCH_AGENT_PORT ?? 18800);
-const SETTINGS = { conf: Number(process.env.BENCH_AGENT_CONF ?? 0.01), iou: 0.6 };
+const SETTINGS = { conf: Number(process.env.BENCH_AGENT_CONF ?? 0.001), iou: 0.6 };
 const VALID_SHARE = 0.2;
 
 if (!["detect", "classify", "both"].includes(PARTS)) throw new Error(`BENCH_AGENT_PARTS: ${PARTS} (known: detect, classify, both)`);
@@ -61,20 +66,36 @@ async function trainBoth(api, models) {
   return { agentVersion: agent.run.bestTrainingId, defaultVersion: def.training.status === "succeeded" ? def.training.id : null };
 }
 
-/** Tests each side's version on the model's test split; the metric from the summary, 0 for a side without a version. */
-async function score(api, models, versions, metric) {
+/**
+ * Uploads the test images, unlabelled (bench/agent-score.mjs says why), into each side's model only now that both
+ * trained, tests each side's version on them with the same settings and scores the run's predictions with
+ * `measure(items, ids, names)` → { value, detail }; 0 for a side without a version.
+ */
+async function score(api, models, versions, files, metric, measure) {
   const out = {};
   for (const side of ["agent", "default"]) {
+    const ids = await uploadImages(api, models[side].id, files);
+    console.log(`${side}: ${ids.size} of ${files.length} test images uploaded unlabelled after training`);
     if (versions[side] === null) {
       console.log(`${side}: no version to test, scored 0`);
       out[side] = 0;
       continue;
     }
-    const t = await runTest(api, models[side].id, versions[side], SETTINGS);
-    out[side] = Number(t.summary?.[metric] ?? 0);
-    console.log(`${side}: test run ${t.id} of ${t.version} on ${t.imageCount} images (conf ${SETTINGS.conf}, iou ${SETTINGS.iou}): ${metric} ${out[side].toFixed(4)}, in ${t.wallS.toFixed(0)} s`);
+    const t = await runTest(api, models[side].id, versions[side], [...ids.values()], SETTINGS);
+    const r = measure(await runImages(api, models[side].id, t.id), ids, await labelNames(api, models[side].id));
+    out[side] = r.value;
+    console.log(`${side}: test run ${t.id} of ${t.version} on ${t.imageCount} images (conf ${SETTINGS.conf}, iou ${SETTINGS.iou}, ${t.wallS.toFixed(0)} s): ${metric} ${r.value.toFixed(4)}${r.detail}`);
   }
   return out;
+}
+
+/** The bench's scorer against the engine's mAP50 on one labelled test run: they must read the same. */
+async function checkScorer(api, modelId, trainingId, names) {
+  const byName = await imageIdsByName(api, modelId);
+  const t = await runTest(api, modelId, trainingId, names.map((n) => byName.get(n)), SETTINGS);
+  const [items, labels] = [await runImages(api, modelId, t.id), await labelNames(api, modelId)];
+  const mine = mAP50(items, truthOf(items, labels), labels).mAP50;
+  console.log(`scorer check on the ${t.imageCount} validation images (test run ${t.id}): the engine's mAP50 ${Number(t.summary?.mAP50).toFixed(4)}, the bench's ${mine.toFixed(4)}`);
 }
 
 const subset = (coco, images) => {
@@ -100,13 +121,19 @@ async function detectPart(api) {
     models[side] = m;
   }
   const versions = await trainBoth(api, models);
-  // Only now: neither side saw a test image while it trained.
-  for (const side of ["agent", "default"]) {
-    const r = await importCoco(api, models[side].id, subset(testCoco, tests), read);
-    const n = await setSplit(api, models[side].id, await imageIdsByName(api, models[side].id), tests.map((i) => i.file_name), "test");
-    console.log(`detect ${side}: ${n} test images with ${r.annotations} boxes added after training, split test`);
+  if (versions.agentVersion !== null) await checkScorer(api, models.agent.id, versions.agentVersion, split.valid);
+  const truth = new Map(tests.map((im) => [im.file_name, []]));
+  const cls = new Map(testCoco.categories.map((c) => [c.id, c.name]));
+  const byImage = new Map(tests.map((im) => [im.id, im.file_name]));
+  for (const a of testCoco.annotations) {
+    const [x, y, w, h] = a.bbox;
+    if (byImage.has(a.image_id)) truth.get(byImage.get(a.image_id)).push({ cls: cls.get(a.category_id), x1: x, y1: y, x2: x + w, y2: y + h });
   }
-  return score(api, models, { agent: versions.agentVersion, default: versions.defaultVersion }, "mAP50");
+  const files = tests.map((im) => ({ name: im.file_name, data: read(im.file_name) }));
+  return score(api, models, { agent: versions.agentVersion, default: versions.defaultVersion }, files, "mAP50", (items, ids, names) => {
+    const m = mAP50(items, new Map([...truth].filter(([name]) => ids.has(name))), names);
+    return { value: m.mAP50, detail: ` (AP50 ${Object.entries(m.perClass).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(", ")})` };
+  });
 }
 
 /** The crops as [{ cls, file }] of one split folder, in a stable order. */
@@ -124,8 +151,8 @@ function splitPerClass(drawn) {
   return { train: drawn.filter((c) => !valid.has(c)), valid: drawn.filter((c) => valid.has(c)) };
 }
 
-async function uploadCrops(api, modelId, crops, prefix) {
-  const files = crops.map((c) => ({ name: `${c.cls}/${prefix}${c.file}`, data: readFileSync(c.path) }));
+async function uploadCrops(api, modelId, crops) {
+  const files = crops.map((c) => ({ name: `${c.cls}/${c.file}`, data: readFileSync(c.path) }));
   const r = await uploadFolders(api, modelId, files);
   if (r.refused) console.log(`  refused: ${[...r.reasons].map(([m, n]) => `${n} × ${m}`).join("; ")}`);
   return { ...r, names: files.map((f) => f.name) };
@@ -142,8 +169,8 @@ async function classifyPart(api) {
     const models = {};
     for (const side of ["agent", "default"]) {
       const m = await createModel(api, `PCB classify ${side}`, "classification");
-      const train = await uploadCrops(api, m.id, split.train, "");
-      const valid = await uploadCrops(api, m.id, split.valid, "");
+      const train = await uploadCrops(api, m.id, split.train);
+      const valid = await uploadCrops(api, m.id, split.valid);
       const byName = await imageIdsByName(api, m.id);
       const named = (names) => names.map((n) => n.split("/")[1]);
       const n = { train: await setSplit(api, m.id, byName, named(train.names), "train"), valid: await setSplit(api, m.id, byName, named(valid.names), "valid") };
@@ -151,12 +178,11 @@ async function classifyPart(api) {
       models[side] = m;
     }
     const versions = await trainBoth(api, models);
-    for (const side of ["agent", "default"]) {
-      const up = await uploadCrops(api, models[side].id, tests, "test-");
-      const n = await setSplit(api, models[side].id, await imageIdsByName(api, models[side].id), up.names.map((x) => x.split("/")[1]), "test");
-      console.log(`classify ${side}: ${n} test crops added after training, split test`);
-    }
-    return await score(api, models, { agent: versions.agentVersion, default: versions.defaultVersion }, "top1");
+    const files = tests.map((c) => ({ name: `test-${c.file}`, data: readFileSync(c.path), cls: c.cls }));
+    return await score(api, models, { agent: versions.agentVersion, default: versions.defaultVersion }, files, "top1", (items, ids, names) => ({
+      value: top1(items, new Map(files.map((f) => [ids.get(f.name), f.cls])), names),
+      detail: "",
+    }));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -167,6 +193,14 @@ console.log(`load average at start ${load()} on ${cpu.length} cores; budget ${BU
 const { openDatabase } = await repositories();
 const { dataDir, env, config, base } = await benchServer("agent", PORT);
 let server = null;
+// An interrupted bench takes its server with it (its graceful stop would wait for the running job).
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    server?.kill("SIGKILL");
+    console.log(`interrupted; data left in ${dataDir}`);
+    process.exit(130);
+  });
+}
 const result = { detect: { agent: null, default: null }, classify: { agent: null, default: null } };
 try {
   const database = await openDatabase(config);
