@@ -1,7 +1,12 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AgentRunData, AgentRunDetailData, TrainingData, TestRunListData } from '@loupe/contracts';
-import { call, createUser, login, startApp, type TestApp } from './helper.js';
+import { ADMIN, call, createUser, login, startApp, type TestApp } from './helper.js';
 import { labeledStudio, parseSse, SAME_ON_EVERY_HOST, TINY } from './training-fixtures.js';
 import { studio, type Studio } from './labeling-fixtures.js';
 
@@ -89,7 +94,8 @@ describe('the agent', () => {
   async function cancelIn(phase: 'tuning' | 'training'): Promise<void> {
     const s = await readyStudio();
     if (phase === 'training') await call(t.app, 'PUT', `/api/models/${s.model.id}/parameters`, { params: { ...PARAMS, epochs: 300 } }, { token });
-    const r = await start(s.model.id, { budgetS: 120 });
+    // One trial without gain ends tuning: the training comes sooner.
+    const r = await start(s.model.id, { budgetS: 120, earlyStop: phase === 'training' ? 1 : 5 });
     expect(r.code, r.message).toBe(0);
     await waitAgent(t.app, s.model.id, r.data.id, (d) => d.run.phase === phase || TERMINAL.includes(d.run.phase), 40_000);
     const stop = await call<AgentRunData>(t.app, 'POST', `${agentsUrl(s.model.id)}/${r.data.id}/stop`, undefined, { token });
@@ -132,7 +138,7 @@ describe('the agent', () => {
   it('ends cleanly with a reason when the server stops mid-run, and the next server shows it', async () => {
     const s = await readyStudio();
     await call(t.app, 'PUT', `/api/models/${s.model.id}/parameters`, { params: { ...PARAMS, epochs: 300 } }, { token });
-    const r = await start(s.model.id, { budgetS: 120 }, 'ru');
+    const r = await start(s.model.id, { budgetS: 120, earlyStop: 1 }, 'ru');
     expect(r.code, r.message).toBe(0);
     await waitAgent(t.app, s.model.id, r.data.id, (d) => d.run.phase === 'training' || TERMINAL.includes(d.run.phase), 40_000);
     await t.app.close();
@@ -145,4 +151,78 @@ describe('the agent', () => {
     const trainings = await call<{ items: TrainingData[] }>(t.app, 'GET', `/api/models/${s.model.id}/trainings`, undefined, { token });
     expect(trainings.data.items.filter((x) => ['queued', 'preparing', 'training'].includes(x.status))).toEqual([]);
   }, 90_000);
+});
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/main.js');
+const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/**
+ * A server killed with SIGKILL while its agent trains (the real server, `node dist/main.js`, in its own process;
+ * npm test builds it first): the next server takes the job over once the dead lease runs out, skips the phases that
+ * were done and resumes the training, and the run completes within its budget's deadline.
+ */
+describe('an agent whose server is killed', () => {
+  let server: ChildProcess | null = null;
+  afterAll(() => {
+    if (server?.pid && alive(server.pid)) server.kill('SIGKILL');
+  });
+
+  it('is taken over and resumes from the phase it was in', { timeout: 90_000 }, async () => {
+    expect(fs.existsSync(MAIN), `${MAIN} is missing: build the server first (npm run build -w @loupe/server)`).toBe(true);
+    const s = await readyStudio();
+    // Still training 1.5 s in, done a few seconds later: the budget does not end it.
+    await call(t.app, 'PUT', `/api/models/${s.model.id}/parameters`, { params: { ...PARAMS, epochs: 20 } }, { token });
+    const { dataDir, databaseUrl, databaseSchema } = t.config;
+    await t.app.close();
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: databaseSchema ?? '' } : {}),
+      LOUPE_ADMIN_EMAIL: ADMIN.email,
+      LOUPE_ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      JOB_LEASE_S: '3',
+    };
+    server = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const base = `http://127.0.0.1:${port}`;
+    const api = async <T>(method: string, url: string, body?: unknown) => {
+      const res = await fetch(base + url, { method, headers: { 'X-Token': token, 'Content-Type': 'application/json', Language: 'en' }, body: body ? JSON.stringify(body) : undefined });
+      return (await res.json()) as { code: number; message: string; data: T };
+    };
+    for (let i = 0; !(await fetch(`${base}/api/health`).catch(() => null))?.ok; i++) {
+      expect(i).toBeLessThan(150);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const r = await api<AgentRunData>('POST', agentsUrl(s.model.id), { budgetS: 75, earlyStop: 1 });
+    expect(r.code, r.message).toBe(0);
+    for (let i = 0; (await api<AgentRunDetailData>('GET', `${agentsUrl(s.model.id)}/${r.data.id}`)).data.run.phase !== 'training'; i++) {
+      expect(i).toBeLessThan(200);
+      await new Promise((x) => setTimeout(x, 150));
+    }
+    await new Promise((x) => setTimeout(x, 1500));
+    server.kill('SIGKILL');
+    t = await startApp({ dataDir, databaseSchema, queue: { kind: 'db', leaseMs: 3000, maxAttempts: 3 } });
+    const d = await waitAgent(t.app, s.model.id, r.data.id, (x) => TERMINAL.includes(x.run.phase), 80_000);
+    expect(d.run.phase, d.run.error ?? '').toBe('complete');
+    expect(d.log.filter((l) => l.key === 'resumed')).toHaveLength(1);
+    // The phases done before the kill ran once: one analysis entry, one tuning search.
+    expect(d.log.filter((l) => l.key === 'analysed')).toHaveLength(1);
+    expect(d.run.trainingIds[0]).toBeDefined();
+    const main = await call<TrainingData>(t.app, 'GET', `/api/models/${s.model.id}/trainings/${d.run.trainingIds[0]}`, undefined, { token });
+    expect(main.data.status).toBe('succeeded');
+  });
 });

@@ -75,7 +75,8 @@ export async function retrain(a: AgentJob, seconds: number): Promise<void> {
   let params: Record<string, unknown> | null = null;
   if (s.trainingIds.length < 2) {
     if (improving) {
-      params = { ...chosen, pretrained: main.id };
+      // `pretrained` names a version by its id in decimal digits (contracts training.ts, rule trainingId).
+      params = { ...chosen, pretrained: String(main.id) };
       await a.rec.log('retrainImproving', { version: main.version, ...improving, seconds: Math.round(seconds * (1 - RETRAIN_TEST_SHARE)) });
     } else if (weak) {
       params = { ...chosen, balance: true };

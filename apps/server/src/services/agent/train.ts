@@ -4,6 +4,7 @@ import type { TrainingRow } from '../../db/trainings.js';
 import { AppError } from '../../errors.js';
 import { errorMessage } from '../../i18n.js';
 import { runTrainingJob, type TrainingPayload } from '../../runner/training-job.js';
+import { assertTrainingParams } from '../training/parameters.js';
 import { createAgentTraining } from '../training/trainings.js';
 import { AgentFailure, checkHalt, stepContext, type AgentJob } from './job.js';
 
@@ -30,6 +31,8 @@ export async function trainVersion(
   let id = opts.existing;
   if (id === undefined) {
     try {
+      // The rules a start checks (the tuner's and the analysis's values included), one message per problem.
+      assertTrainingParams(opts.params, a.settings.language);
       const model = (await deps.models.find(a.job.owner_id, a.model.id)) ?? a.model;
       id = await createAgentTraining(deps, model, { params: opts.params, jobId: a.job.id, agentId: a.rec.id, within: opts.record });
     } catch (e) {
