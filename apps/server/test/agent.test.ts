@@ -62,9 +62,11 @@ describe('the agent', () => {
     expect(r.code, r.message).toBe(0);
     expect(r.data.phase).toBe('initialising');
     expect(r.data.earlyStop).toBe(5);
-    // One agent per model at a time.
+    // One agent per model at a time, and no training of the user's beside it.
     const again = await start(s.model.id, { budgetS: 60 });
     expect(again.code).toBe(40104);
+    const training = await call(t.app, 'POST', `/api/models/${s.model.id}/trainings`, { params: PARAMS }, { token });
+    expect(training.code).toBe(40104);
     // The stream replays and follows until the run ends.
     const res = await t.app.inject({ method: 'GET', url: `${agentsUrl(s.model.id)}/${r.data.id}/events`, headers: { 'x-token': token } });
     const events = parseSse(res.body);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { agentsRepo } from '../../db/agents.js';
 import { isRotated, Limits, TrainableTypes, type Language, type TrainingData, type TrainingDetailData, type TrainingEvaluation, type TrainingListData, type TrainingStartBody, type TrainingTask } from '@loupe/contracts';
 import { fail } from '../../errors.js';
 import { publicFailure } from '../../runner/engine.js';
@@ -105,6 +106,8 @@ export async function startTraining(deps: Deps, user: User, model: Model, body: 
   await resolvePretrained(deps, user.id, params.pretrained);
   if (await deps.trainings.active(model.id)) fail('ongoingTraining');
   if (await deps.testRuns.active(model.id)) fail('ongoingTesting');
+  // The agent trains this model itself (issue 35): its versions come one at a time.
+  if (await agentsRepo(deps.db).active(model.id)) fail('ongoingAgent');
   const frozen = await freezeDataset(deps, model);
   // The images' bytes are claimed until the snapshot names them: a delete of one of these images from now on
   // leaves its file (blob-cleanup.ts). One deleted since it was read is gone already: say so, store nothing.
