@@ -367,6 +367,8 @@ export const TrainingData = Type.Object({
   resumable: Type.Boolean(),
   /** Whether the succeeded result is usable, with advice (TrainingVerdict); null unless succeeded with a summary. */
   verdict: Type.Optional(Type.Union([TrainingVerdict, Type.Null()])),
+  /** The agent run that trained this version (issue 35; its log says why); null for a training the user started. */
+  agentId: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
 });
 export type TrainingData = Static<typeof TrainingData>;
 

@@ -53,6 +53,7 @@ export function trainingView(t: TrainingRow): TrainingData {
     error: t.error === null ? null : publicFailure(t.error),
     hasWeights: 'best' in (JSON.parse(t.artifacts) as Record<string, string>),
     resumable: t.status === 'failed' && t.resumable === 1,
+    agentId: t.agent_id ?? null,
     // Issue 31: a succeeded training that learned nothing usable says so, with advice from its own data.
     verdict: verdictOf({
       task: t.task,

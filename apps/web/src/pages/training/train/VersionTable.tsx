@@ -97,6 +97,11 @@ export function VersionTable({ type, trainings, selectedId, onSelect, onResume, 
             {t(`models:trainingStatus.${s}`)}
           </Tag>
           <VerdictTag training={row} />
+          {row.agentId != null && (
+            <Link to={`/agent?id=${row.modelId}`} data-testid={`train-row-agent-${row.id}`}>
+              <Tag color="purple">{t('versions.byAgent')}</Tag>
+            </Link>
+          )}
         </Tooltip>
       ),
     },
