@@ -39,7 +39,8 @@ test('/agent: a two-minute run advances through its phases, fills the trials, ex
     await expect(page.getByTestId('agent-empty')).toBeVisible();
     await fillNumber(page, 'agent-budget', BUDGET_MIN);
     await page.getByTestId('agent-start').click();
-    await expect(page.getByTestId('agent-phase-current')).toBeVisible();
+    // An empty marker inside the current step: attached, not visible.
+    await expect(page.getByTestId('agent-phase-current')).toBeAttached();
   });
 
   const seen = { phases: [] as string[], trials: new Set<number>(), logs: new Set<number>() };
@@ -97,7 +98,14 @@ test('/agent: a two-minute run advances through its phases, fills the trials, ex
     await expect(page.getByTestId('test-version')).toContainText(version!);
     const suggested = page.getByTestId('suggested-conf');
     await expect(suggested).toBeVisible();
-    await expect(suggested).toContainText(/0\.\d\d/);
+    const conf = Number(await suggested.getAttribute('data-value'));
+    expect(conf).toBeGreaterThan(0);
+    expect(conf).toBeLessThan(1);
     await snap(page, testInfo, 'test-suggested');
+    // "Use" puts it into the confidence field.
+    await page.getByTestId('suggested-conf-use').click();
+    const field = page.getByTestId('test-conf');
+    const input = (await field.evaluate((n) => n.tagName)) === 'INPUT' ? field : field.locator('input');
+    await expect.poll(async () => Number(await input.inputValue())).toBeCloseTo(conf, 2);
   });
 });
