@@ -67,6 +67,8 @@ describe('the agent', () => {
     expect(again.code).toBe(40104);
     const training = await call(t.app, 'POST', `/api/models/${s.model.id}/trainings`, { params: PARAMS }, { token });
     expect(training.code).toBe(40104);
+    const test = await call(t.app, 'POST', `/api/models/${s.model.id}/tests`, {}, { token });
+    expect(test.code).toBe(40104);
     // The stream replays and follows until the run ends.
     const res = await t.app.inject({ method: 'GET', url: `${agentsUrl(s.model.id)}/${r.data.id}/events`, headers: { 'x-token': token } });
     const events = parseSse(res.body);

@@ -11,6 +11,7 @@ import type { Deps } from '../deps.js';
 import { storedSuggestion } from './suggest.js';
 import { isTerminal, setTestStatus, STOPPED_REASON } from './state.js';
 import { defaultTraining } from '../versions.js';
+import { agentsRepo } from '../../db/agents.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
@@ -129,6 +130,8 @@ async function racing<T>(insert: () => Promise<T>): Promise<T> {
  * Without a confidence the version's suggested one applies (settingsFor).
  */
 export async function startTest(deps: Deps, user: User, model: Model, body: TestStartBody): Promise<TestRunData> {
+  // The agent tests its own versions (issue 35): a user's test meanwhile would take the model's one test slot from it.
+  if (await agentsRepo(deps.db).active(model.id)) fail('ongoingAgent');
   const training = await testableTraining(deps, model, body.trainingId);
   await checkFree(deps, model, training);
   const { source, images } = await testImages(deps, model, body);
