@@ -40,13 +40,17 @@ function noteParams(params: Record<string, string | number>): Record<string, str
   return typeof fraction === 'number' ? { ...params, fraction: `${Math.round(fraction * 100)} %` } : params;
 }
 
-/** Lays out the frozen training data in `dir` as a training's job does: dataset.json and the images linked by hash. */
-async function layOut(a: AgentJob, dir: string): Promise<void> {
+/**
+ * Lays out the frozen training data in `dir` as a training's job does: dataset.json and the images linked by hash.
+ * Answers whether it has rotated boxes (the task is then the rotated one, as a training's would be).
+ */
+async function layOut(a: AgentJob, dir: string): Promise<boolean> {
   const frozen = await freezeDataset(a.deps, a.model);
   const imagesDir = path.join(dir, 'images');
   await fs.promises.mkdir(imagesDir, { recursive: true });
   await fs.promises.writeFile(path.join(dir, 'dataset.json'), frozen.json);
   for (const [file, sha] of Object.entries(frozen.blobs)) await linkBlob(a.deps, sha, path.join(imagesDir, file));
+  return frozen.hasRotated;
 }
 
 /**
@@ -65,14 +69,15 @@ export async function tune(a: AgentJob, seconds: number): Promise<void> {
   await deps.db.deleteFrom('agent_trials').where('agent_id', '=', rec.id).execute();
   let summary: TuneSummary | null = null;
   let error: string | null = null;
+  let rotated = false;
   try {
-    await layOut(a, dir);
+    rotated = await layOut(a, dir);
   } catch (e) {
     if (!(e instanceof AppError) && !(e instanceof BlobNotFound)) throw e;
     error = e instanceof AppError ? errorMessage(a.settings.language, e.key, e.vars) : 'an image of the data is no longer stored';
   }
   if (error === null) {
-    const spec = { task: taskOf(a.model, false), data: 'dataset.json', images: 'images', out: 'tune', params: base, tune: { budget_s: Math.max(1, Math.floor(seconds)), early_stop: a.settings.earlyStop, seeds: 2 }, ...deviceSpec(deps) };
+    const spec = { task: taskOf(a.model, rotated), data: 'dataset.json', images: 'images', out: 'tune', params: base, tune: { budget_s: Math.max(1, Math.floor(seconds)), early_stop: a.settings.earlyStop, seeds: 2 }, ...deviceSpec(deps) };
     await fs.promises.writeFile(path.join(dir, 'job.json'), JSON.stringify(spec, null, 1));
     checkHalt(ctx);
     const onEvent = async (raw: EngineEvent) => {
