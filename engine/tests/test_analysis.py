@@ -123,6 +123,7 @@ def test_findings(result):
     deg = f["degenerate_box"]
     assert sorted(deg["annotationIds"]) == [1030, 1031] and deg["fix"] == "deleteDegenerate"
     assert f["outside_image"]["annotationIds"] == [1032] and "fix" not in f["outside_image"]
+    assert f["outside_image"]["severity"] == "error"
     assert f["double_label"]["annotationIds"] == [1033] and f["double_label"]["fix"] == "deleteDoubles"
     assert f["tiny_box"]["annotationIds"] == [1035] and f["tiny_box"]["severity"] == "warning"
     missing = f["class_missing_split"]

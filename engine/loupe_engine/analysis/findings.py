@@ -129,11 +129,13 @@ def _quality(images):
 def box_findings(boxes, imgsz):
     """degenerate_box, outside_image, tiny_box, double_label."""
     out = []
-    for code, pick, params, fix in (("degenerate_box", lambda b: b["degenerate"], {"px": 1}, "deleteDegenerate"),
-                                    ("outside_image", lambda b: b["outside"], {"percent": 1}, None)):
+    # a box past the edge is an error: the detector's training refuses the dataset over it (data/coco.py)
+    for code, severity, pick, params, fix in (
+            ("degenerate_box", "warning", lambda b: b["degenerate"], {"px": 1}, "deleteDegenerate"),
+            ("outside_image", "error", lambda b: b["outside"], {"percent": 1}, None)):
         hit = [b for b in boxes if pick(b)]
         if hit:
-            out.append(finding(code, "warning", len(hit), params, [b["image_id"] for b in hit],
+            out.append(finding(code, severity, len(hit), params, [b["image_id"] for b in hit],
                                annotationIds=[b["id"] for b in hit], fix=fix))
     kept, w, h, W, H, _ = box_sizes(boxes, imgsz)
     area_at = w * h * (imgsz / np.maximum(np.maximum(W, H), 1)) ** 2
