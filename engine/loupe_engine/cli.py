@@ -92,7 +92,7 @@ def build_parser():
                                          "the caller to run")
             s.add_argument("--out")
     # the agent's commands (issue 35): loupe_engine/analysis and loupe_engine/agent
-    s = sub.add_parser("analyze", help="dataset statistics, health findings and recommendations (README, Analysis)")
+    s = sub.add_parser("analyze", help="dataset statistics, health findings and recommendations (AGENT.md, Analysis)")
     s.add_argument("--spec")
     s.add_argument("--workdir")
     s.add_argument("--device")
@@ -101,7 +101,7 @@ def build_parser():
     s.add_argument("--images")
     s.add_argument("--out", help="analysis JSON to write")
     s.add_argument("--imgsz", type=int, help="the image size training will use (default: params.imgsz, else 640)")
-    s = sub.add_parser("tune", help="the agent's parameter search (README, Tuning)")
+    s = sub.add_parser("tune", help="the agent's parameter search (AGENT.md, Tuning)")
     s.add_argument("--spec")
     s.add_argument("--workdir")
     s.add_argument("--device")

@@ -1,5 +1,5 @@
 """The adoption check's decision: a tuned configuration replaces the base only when its gain over the base, both
-trained with the same seeds, is larger than the seeds' own spread (README, Tuning)."""
+trained with the same seeds, is larger than the seeds' own spread (AGENT.md, Tuning)."""
 
 MIN_NOISE = 0.005  # below this a fitness difference is rounding and batch order, whatever the seeds agreed on
 

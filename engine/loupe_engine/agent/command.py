@@ -1,4 +1,4 @@
-"""`tune`: the agent's parameter search (README, Tuning). Optuna's TPE proposes configurations, each trains
+"""`tune`: the agent's parameter search (AGENT.md, Tuning). Optuna's TPE proposes configurations, each trains
 briefly in this process (agent/trials.py) and successive halving prunes the weak ones after their first epochs;
 the search ends by its budget or after `early_stop` trials without gain. Then an adoption check trains the base
 and the best configuration with the same seeds: the best is adopted only when it wins by more than the seeds'
@@ -13,7 +13,7 @@ from loupe_engine.agent.adopt import adopt
 from loupe_engine.agent.trials import Regime, count_train, train_run, trial_fraction
 from loupe_engine.events import Cancelled, EngineError, check_cancel, emit, log
 
-SEARCH_SLOTS = 6  # the budget holds this many trial slots plus 2 x seeds for the check (README, Tuning)
+SEARCH_SLOTS = 6  # the budget holds this many trial slots plus 2 x seeds for the check (AGENT.md, Tuning)
 MIN_BUDGET_S = 10.0
 MIN_GAIN = 0.001  # a trial better than the best by less than this does not reset the early-stop count
 STARTUP_TRIALS = 4  # random proposals before TPE models the results (optuna's default, 10, exceeds most budgets)

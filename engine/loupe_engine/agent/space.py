@@ -1,4 +1,4 @@
-"""The tuner's search space per task (README, Tuning): a few parameters that move a short training's fitness
+"""The tuner's search space per task (AGENT.md, Tuning): a few parameters that move a short training's fitness
 most, each with a range around sensible values. Six dimensions at most: TPE needs about ten trials per dimension
 before it beats random draws, and a budget affords a handful of trials."""
 

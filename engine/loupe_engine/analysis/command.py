@@ -1,5 +1,5 @@
 """`analyze`: the statistics, health findings and recommendations of a model's whole dataset, written as
-analysis.json (packages/contracts/src/agent.ts, DatasetAnalysis; engine/README.md, Analysis)."""
+analysis.json (packages/contracts/src/agent.ts, DatasetAnalysis; engine/AGENT.md, Analysis)."""
 import json
 import os
 

@@ -1,4 +1,4 @@
-"""The health check: contract `Finding`s, each only when it has items (engine/README.md, Analysis, for the rules
+"""The health check: contract `Finding`s, each only when it has items (engine/AGENT.md, Analysis, for the rules
 and why their thresholds are what they are). Severity as the contract says: error when training fails or learns
 wrong, warning when it learns worse, info when worth a look."""
 from collections import defaultdict

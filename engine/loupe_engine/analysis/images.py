@@ -1,5 +1,5 @@
 """What the health check reads from the pixels: each image is decoded once, then measured on a grey copy no
-larger than the model sees (engine/README.md, Analysis).
+larger than the model sees (engine/AGENT.md, Analysis).
 
 - digest: a hash of the decoded pixels and their shape: equal digests are identical images, whatever the file
   format or name;

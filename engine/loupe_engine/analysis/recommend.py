@@ -1,4 +1,4 @@
-"""Recommendations: training parameters derived from the figures by general rules (engine/README.md, Analysis),
+"""Recommendations: training parameters derived from the figures by general rules (engine/AGENT.md, Analysis),
 never from one dataset's results. Each has its message values (`params`) and what it sets (`set`)."""
 import math
 

@@ -107,7 +107,7 @@ export const Recommendation = Type.Object({
 });
 export type Recommendation = Static<typeof Recommendation>;
 
-/** analysis.json, as the engine's `analyze` writes it (engine/README.md, Analysis). Sizes are in pixels unless `_rel`. */
+/** analysis.json, as the engine's `analyze` writes it (engine/AGENT.md, Analysis). Sizes are in pixels unless `_rel`. */
 export const DatasetAnalysis = Type.Object({
   task: Type.String(),
   imgsz: Type.Integer(),

@@ -11,7 +11,7 @@ import { checkHalt, type AgentJob } from './job.js';
 
 type Params = Record<string, unknown>;
 
-/** The tuner's `done` summary (engine/README.md, Tuning). */
+/** The tuner's `done` summary (engine/AGENT.md, Tuning). */
 interface TuneSummary {
   chosen_params?: Params;
   adopted?: boolean | null;

@@ -4,7 +4,7 @@ import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 import { cocoManifest, labeledClassSets, type CocoManifest } from '../training/snapshot.js';
 
-/** The analysis manifest: the engine's COCO of every image, each marked labeled or not (engine/README.md, Analysis). */
+/** The analysis manifest: the engine's COCO of every image, each marked labeled or not (engine/AGENT.md, Analysis). */
 export type AnalysisManifest = Omit<CocoManifest, 'images'> & { images: (CocoManifest['images'][number] & { labeled: boolean })[] };
 
 export interface DatasetVersion {
