@@ -117,3 +117,16 @@ def test_every_checkpoint_the_engine_writes_loads_weights_only(tmp_path, task):
                          "--images", f"{data}/images", "--out", tmp_path / "next-run", *FAST, "--set", "model=p",
                          "--set", "epochs=1", "--set", "mosaic=0", "--set", f"pretrained={out}/best.pt")
     assert "pretrained:" in err and events[-1]["event"] == "done"
+
+
+def test_auto_takes_the_size_of_the_pretrained_checkpoint(tmp_path):
+    # the agent's retrain starts from v1 with model=auto: a size of its own would drop most of v1's weights (an
+    # s run here, a size auto never picks on a CPU)
+    data = make_dataset(str(tmp_path / "d"), n=12, size=64)
+    files = ["--data", f"{data}/train.json", "--val", f"{data}/val.json", "--images", f"{data}/images"]
+    run("train", "--task", "detect", *files, "--out", tmp_path / "v1", *FAST, "--set", "model=s",
+        "--set", "epochs=1", "--set", "mosaic=0")
+    _, events, err = run("train", "--task", "detect", *files, "--out", tmp_path / "v2", *FAST, "--set", "model=auto",
+                         "--set", "epochs=1", "--set", "mosaic=0", "--set", f"pretrained={tmp_path}/v1/best.pt")
+    assert "model auto -> s (the size of the pretrained checkpoint)" in err and events[-1]["event"] == "done"
+    assert read_checkpoint(str(tmp_path / "v2" / "best.pt"))["size"] == "s"

@@ -28,6 +28,14 @@ def _seed_worker(rank, worker_id):
     random.seed(seed), np.random.seed(seed % 2 ** 32)
 
 
+def _checkpoint_size(path):
+    """The model size a Loupe checkpoint was trained at, or None when the file says none (or is not one)."""
+    try:
+        return read_checkpoint(path, "cpu").get("size")
+    except Exception:  # noqa: BLE001 - load_pretrained names the problem with the file
+        return None
+
+
 class ModelEMA:
     """Exponential moving average of weights; the averaging window ramps up, and never exceeds ~10% of the
     run so short CPU runs are not dragged back to their first epochs. The run's length is the plan's: when a time
@@ -269,6 +277,14 @@ class BaseTrainer:
             self.cfg.model = read_checkpoint(last, "cpu", "nothing_to_resume")["size"]
             log(f"model auto -> {self.cfg.model} (the size of the run resumed)")
             return
+        if self.cfg.pretrained and os.path.isfile(self.cfg.pretrained):
+            # every layer of the weights started from fits only a model of their size (the agent's retrain, a user's
+            # "start from v1"); load_pretrained reports a file that is not a checkpoint
+            size = _checkpoint_size(self.cfg.pretrained)
+            if size in ("p", "n", "s", "m"):
+                self.cfg.model = size
+                log(f"model auto -> {size} (the size of the pretrained checkpoint)")
+                return
         package = type(self).__module__.split(".")[1]  # classify, segment, ocr; the detector's is `trainer`
         task = package if package in ("classify", "segment", "ocr") else self.task
         side = getattr(self, "train_size", None) or self.cfg.imgsz
