@@ -12,7 +12,7 @@ import { studio, type Studio } from './labeling-fixtures.js';
 
 /**
  * The agent (issue 35, SPEC §4 agent phases) on drawn 64 px images with TINY saved parameters and the smallest
- * budgets: a whole run, cancel in tuning and in training, a server restart mid-run, and the refusals.
+ * budgets: a whole run, cancel in initialising, in tuning and in training, a server restart mid-run, and the refusals.
  */
 const agentsUrl = (modelId: number) => `/api/models/${modelId}/agents`;
 const PARAMS = { ...TINY, ...SAME_ON_EVERY_HOST, epochs: 3, seed: 1 };
@@ -95,7 +95,7 @@ describe('the agent', () => {
   }, 60_000);
 
   /** Starts an agent whose training runs long (many epochs, so the budget ends it), waits for `phase`, then stops it. */
-  async function cancelIn(phase: 'tuning' | 'training'): Promise<void> {
+  async function cancelIn(phase: 'initialising' | 'tuning' | 'training'): Promise<void> {
     const s = await readyStudio();
     if (phase === 'training') await call(t.app, 'PUT', `/api/models/${s.model.id}/parameters`, { params: { ...PARAMS, epochs: 300 } }, { token });
     // One trial without gain ends tuning: the training comes sooner.
@@ -114,6 +114,8 @@ describe('the agent', () => {
     expect(again.code).toBe(40106);
   }
 
+  // Stopped as soon as it is started: its job may not have left the queue yet.
+  it('cancels while initialising', () => cancelIn('initialising'), 60_000);
   it('cancels while tuning', () => cancelIn('tuning'), 60_000);
   it('cancels while training', () => cancelIn('training'), 60_000);
 
