@@ -108,6 +108,9 @@ export function createRunner(deps: Deps, opts: RunnerOptions) {
     // For the usage ledger, should the model be deleted before the job ends.
     const usage = { startedAt: deps.now(), modelName: await modelNameOf(deps, job.model_id).catch(() => '') };
     try {
+      // A stop that came between the claim and this job's entry above found nothing here to stop: its
+      // cancel_requested is read now (a later stop finds the entry). Seen once in CI: a one-image test ran to success.
+      if ((await deps.jobs.find(job.id))?.cancel_requested) entry.cancelled = true;
       await fs.promises.rm(workDir, { recursive: true, force: true });
       await fs.promises.mkdir(workDir, { recursive: true });
       const handler = JOB_HANDLERS[job.kind];
