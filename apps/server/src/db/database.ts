@@ -76,3 +76,9 @@ async function postgres(config: Config, log: KyselyConfig['log']): Promise<Kysel
   });
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
 }
+
+/** A write refused by a unique index (PostgreSQL 23505, SQLite's UNIQUE constraint): the callers map it to their "one at a time" error. */
+export function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
+}

@@ -7,6 +7,7 @@ import type { Deps } from './deps.js';
 import { removeBlobsIfUnused } from './gallery/blob-cleanup.js';
 import { checkpointShas } from './training/workdir.js';
 import { checkName } from './rules.js';
+import { isUniqueViolation } from '../db/database.js';
 
 /** Trimmed, non-empty and within the length limit; the field key names it in the message. */
 export function checkText(field: string, value: string | undefined, max: number, needed: boolean): string {
@@ -54,11 +55,6 @@ export async function getModel(deps: Deps, user: User, modelId: number): Promise
   const row = await deps.models.findWithCounts(user.id, modelId);
   if (!row) fail('notFound');
   return modelView(row);
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
 }
 
 export async function createModel(deps: Deps, user: User, body: ModelCreateBody): Promise<ModelData> {

@@ -9,16 +9,12 @@ import { savedParams } from '../training/parameters.js';
 import { freezeDataset } from '../training/snapshot.js';
 import { agentRecorder } from './record.js';
 import { agentView, isTerminalPhase, logOf, trialView, type AgentSettings } from './view.js';
+import { isUniqueViolation } from '../../db/database.js';
 
 /** Trials without gain that end tuning when nothing is saved (contracts training.ts `agent_early_stop`). */
 const DEFAULT_EARLY_STOP = 5;
 const DEFAULT_BUDGET_S = 3600;
 const DEFAULT_RECALL = 0.95;
-
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
-}
 
 /** The saved `agent_early_stop` (savedParams reads a switch saved before issue 35 as 5 or 0). */
 function savedEarlyStop(saved: Record<string, unknown>): number {

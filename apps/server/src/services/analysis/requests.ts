@@ -6,6 +6,7 @@ import type { User } from '../../db/users.js';
 import type { Deps } from '../deps.js';
 import { defaultImgsz } from './analysis.js';
 import { datasetVersion } from './manifest.js';
+import { isUniqueViolation } from '../../db/database.js';
 
 /** Why an analysis whose job ended without recording it (its runner or its agent died) shows failed. */
 const ORPHAN_REASON = failure('runnerLost');
@@ -33,11 +34,6 @@ export async function getAnalysis(deps: Deps, model: Model): Promise<DatasetAnal
   const row = await analysesRepo(deps.db).latest(model.id);
   if (!row) fail('analysisNotFound');
   return analysisView(row, (await datasetVersion(deps, model)).sha);
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Model } from '../../db/models.js';
 import type { Deps } from '../deps.js';
 import { ownModel } from '../models.js';
 import { defaultTraining } from '../versions.js';
+import { isUniqueViolation } from '../../db/database.js';
 
 /** Why a pack ends failed when the server stops or dies while it is made; the user exports again. */
 export const PACK_SHUTDOWN_REASON = failure('serverStoppedPack');
@@ -16,11 +17,6 @@ export interface ExportPayload {
 }
 
 const packs = (deps: Deps) => packsRepo(deps.db);
-
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
-}
 
 const NONE = { id: null, inputW: null, inputH: null, modelUrl: null, trainingId: null, version: null, maxDet: null, sdkType: null, rotated: false, fileName: null, bytes: null, error: null };
 

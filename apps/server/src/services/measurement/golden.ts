@@ -10,6 +10,7 @@ import type { JobContext } from '../../runner/training-job.js';
 import type { Deps } from '../deps.js';
 import { cocoManifest } from '../training/snapshot.js';
 import { assertMeasureModel, measurementSettings } from './settings.js';
+import { isUniqueViolation } from '../../db/database.js';
 
 /** One image of the engine's measurements.json (engine/README.md "Measurement"). */
 interface MeasuredByEngine {
@@ -21,11 +22,6 @@ interface MeasuredByEngine {
 export interface GoldenPayload {
   imageIds: number[];
   marginPct: number;
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
 }
 
 async function labeledImages(deps: Deps, model: Model, ids: number[]) {

@@ -12,6 +12,7 @@ import { storedSuggestion } from './suggest.js';
 import { isTerminal, setTestStatus, STOPPED_REASON } from './state.js';
 import { defaultTraining } from '../versions.js';
 import { agentsRepo } from '../../db/agents.js';
+import { isUniqueViolation } from '../../db/database.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
@@ -64,11 +65,6 @@ async function testImages(deps: Deps, model: Model, body: TestStartBody): Promis
   for (let i = 0; i < ids.length; i += 500) images.push(...(await deps.images.byIds(model.id, ids.slice(i, i + 500))));
   if (images.length < ids.length) fail('notFound');
   return { source, images: images.sort((a, b) => a.id - b.id) };
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
 }
 
 /** What every start checks first (SPEC §8): 9002 when the data changed since the training, one training or test at a time per model (40001, 40004). */

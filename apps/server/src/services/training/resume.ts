@@ -6,11 +6,7 @@ import type { Deps } from '../deps.js';
 import { setTrainingStatus } from './state.js';
 import { getTraining } from './trainings.js';
 import { dropCheckpoint, hasCheckpoint } from './workdir.js';
-
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
-}
+import { isUniqueViolation } from '../../db/database.js';
 
 /**
  * Ends a training failed. With an epoch checkpoint in the blob store it stays resumable (the checkpoint is kept);

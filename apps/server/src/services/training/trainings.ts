@@ -15,6 +15,7 @@ import { blobClaims } from '../gallery/blob-cleanup.js';
 import { freezeDataset, type FrozenDataset } from './snapshot.js';
 import { setTrainingStatus } from './state.js';
 import { dataStatsOf, verdictOf, type DataStats } from './advice.js';
+import { isUniqueViolation } from '../../db/database.js';
 
 /** The summary key each task's accuracy is (TrainingData.accuracy): mAP50, top-1, mIoU, character accuracy. */
 const ACCURACY_KEY: Record<TrainingTask, string> = { detect: 'mAP50', obb: 'mAP50', classify: 'top1', segment: 'mIoU', ocr: 'char_acc' };
@@ -64,11 +65,6 @@ export function trainingView(t: TrainingRow): TrainingData {
       stats: t.data_stats ? (JSON.parse(t.data_stats) as DataStats) : null,
     }),
   };
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err.message ?? '');
 }
 
 /**
