@@ -1,12 +1,7 @@
 // The HTTP steps bench/agent.mjs takes through the real server, as a client would: models, uploads (an annotation
 // ZIP carrying its images, class folders), splits, the agent, a default training, test runs. Nothing here reaches
 // into the server's internals; every call goes over HTTP with the user's session token.
-import { createRequire } from "node:module";
-import { join } from "node:path";
-import { ROOT } from "./bench-server.mjs";
-
-const require = createRequire(join(ROOT, "apps/server/package.json"));
-const yazl = require("yazl");
+import { zipOf } from "./sample.mjs";
 
 /** Images per upload request: well under the server's upload limit for 640 px JPEGs. */
 const UPLOAD_CHUNK = 100;
@@ -39,19 +34,6 @@ export async function waitUntil(read, done, { timeoutS, everyMs = 2000, onValue 
     if (Date.now() > end) throw new Error(`${what}: not done after ${timeoutS} s`);
     await sleep(everyMs);
   }
-}
-
-/** A ZIP of in-memory entries ({ path, data }); images are stored, not compressed again. */
-export function zipOf(entries) {
-  return new Promise((resolve, reject) => {
-    const z = new yazl.ZipFile();
-    for (const e of entries) z.addBuffer(Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data), e.path, { compress: !/\.(jpe?g|png)$/i.test(e.path) });
-    z.end();
-    const chunks = [];
-    z.outputStream.on("data", (c) => chunks.push(c));
-    z.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
-    z.outputStream.on("error", reject);
-  });
 }
 
 /** A new model of `type` (DETECTION, classification). */

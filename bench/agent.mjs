@@ -28,7 +28,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchServer, prepare, repositories, ROOT, seedUser, startServer, stopServer } from "./bench-server.mjs";
 import { PY } from "./engine-run.mjs";
-import { shuffled } from "./agent-draw.mjs";
+import { shuffled } from "./sample.mjs";
 import { apiClient, createModel, imageIdsByName, importCoco, runAgent, runDefaultTraining, runTest, setSplit, uploadFolders, uploadImages } from "./agent-api.mjs";
 import { labelNames, mAP50, runImages, top1, truthOf } from "./agent-score.mjs";
 import { printAgent, printDefault } from "./agent-report.mjs";

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { logMachine, runEngine } from "./engine-run.mjs";
+import { shuffled } from "./sample.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DATA = resolve(ROOT, "../shared/data/deeppcb");
@@ -27,24 +28,6 @@ const SPEED_ONLY = process.env.BENCH_SPEED_ONLY === "1";
 if (!existsSync(join(DATA, "coco_trainval.json"))) {
   console.log(`detect-few: skipped, dataset folder ${DATA} is absent`);
   process.exit(0);
-}
-
-/** A seeded shuffle (mulberry32), so every run and every machine draws the same images. */
-function shuffled(items, seed) {
-  let s = seed >>> 0;
-  const random = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 function subset(coco, images) {

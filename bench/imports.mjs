@@ -12,12 +12,12 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import { loadavg } from "node:os";
 import { benchServer, prepare, repositories, ROOT, seedUser, startServer, stopServer } from "./bench-server.mjs";
+import { zipOf } from "./sample.mjs";
 
 const DATA = process.env.BENCH_DATA_DIR ?? join(ROOT, "..", "shared", "data");
 const PORT = Number(process.env.BENCH_IMPORTS_PORT ?? 18120);
 const MASKS = Number(process.env.BENCH_IMPORTS_MASKS ?? 900);
 const require = createRequire(join(ROOT, "apps/server/package.json"));
-const yazl = require("yazl");
 const sharp = require("sharp");
 
 prepare();
@@ -30,17 +30,6 @@ for (const d of ["deeppcb", "plates-eu-br", "sd-saliency-900"]) {
 const { openDatabase } = await repositories();
 const { dataDir, env, config, base } = await benchServer("imports", PORT);
 let server = null;
-
-const zipOf = (entries) =>
-  new Promise((resolve, reject) => {
-    const z = new yazl.ZipFile();
-    for (const e of entries) z.addBuffer(Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data), e.path, { compress: !/\.(jpe?g|png)$/i.test(e.path) });
-    z.end();
-    const chunks = [];
-    z.outputStream.on("data", (c) => chunks.push(c));
-    z.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
-    z.outputStream.on("error", reject);
-  });
 
 /** RLE as pycocotools' rleToString writes it: column-major runs from background, 5-bit chunks, deltas from two back. */
 function rleCompressed(mask, h, w) {
