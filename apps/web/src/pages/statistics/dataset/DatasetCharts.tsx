@@ -1,21 +1,12 @@
-import { useMemo, type ReactNode } from 'react';
-import { Card, Col, Descriptions, Row } from 'antd';
+import { useMemo } from 'react';
+import { Descriptions, Row } from 'antd';
 import type { AnalysisSplit, DatasetAnalysis, Histogram } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
+import { ChartCard } from '../charts/ChartCard';
 import { StatChart } from '../charts/StatChart';
 import { heatmapOption, histogramOption, histogramTotal, perClassOption, perSplitOption, resolutionOption } from '../charts/datasetOptions';
 
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
-
-function ChartCard({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Col xs={24} xl={12}>
-      <Card size="small" title={title}>
-        {children}
-      </Card>
-    </Col>
-  );
-}
 
 /** One histogram chart, empty when no value fell in any bin. */
 function HistogramChart({ h, name, axis, color }: { h: Histogram; name: string; axis: string; color?: string }) {

@@ -1,19 +1,10 @@
-import { useMemo, type ReactNode } from 'react';
-import { Card, Col, Row } from 'antd';
+import { useMemo } from 'react';
+import { Row } from 'antd';
 import type { ErrorKind, TestAnalysisData } from '@loupe/contracts';
 import { useTranslation } from '@/i18n';
+import { ChartCard } from '../charts/ChartCard';
 import { StatChart } from '../charts/StatChart';
 import { confidenceOption, confusionMatrixOption, errorKindsOf, errorsOption, f1CurveOption, prCurvesOption } from '../charts/testOptions';
-
-function ChartCard({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Col xs={24} xl={12}>
-      <Card size="small" title={title}>
-        {children}
-      </Card>
-    </Col>
-  );
-}
 
 /** Every test chart that applies to the run's task: PR and F1 curves, confidence histograms, errors, confusion. */
 export function TestCharts({ data }: { data: TestAnalysisData }) {
