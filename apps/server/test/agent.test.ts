@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AgentRunData, AgentRunDetailData, TrainingData, TestRunListData } from '@loupe/contracts';
-import { ADMIN, call, createUser, login, startApp, type TestApp } from './helper.js';
+import { call, createUser, login, startApp, type TestApp } from './helper.js';
+import { alive, MAIN, spawnServer, type ServerProcess } from './server-process.js';
 import { labeledStudio, parseSse, SAME_ON_EVERY_HOST, TINY } from './training-fixtures.js';
 import { studio, type Studio } from './labeling-fixtures.js';
 
@@ -159,28 +156,16 @@ describe('the agent', () => {
   }, 90_000);
 });
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/main.js');
-const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
 /**
  * A server killed with SIGKILL while its agent trains (the real server, `node dist/main.js`, in its own process;
  * npm test builds it first): the next server takes the job over once the dead lease runs out, skips the phases that
  * were done and resumes the training, and the run completes within its budget's deadline.
  */
 describe('an agent whose server is killed', () => {
-  let server: ChildProcess | null = null;
+  let server: ServerProcess | null = null;
   afterAll(() => {
-    if (server?.pid && alive(server.pid)) server.kill('SIGKILL');
+    const pid = server?.child.pid;
+    if (pid && alive(pid)) server!.child.kill('SIGKILL');
   });
 
   it('is taken over and resumes from the phase it was in', { timeout: 90_000 }, async () => {
@@ -188,31 +173,11 @@ describe('an agent whose server is killed', () => {
     const s = await readyStudio();
     // Still training 1.5 s in, done a few seconds later: the budget does not end it.
     await call(t.app, 'PUT', `/api/models/${s.model.id}/parameters`, { params: { ...PARAMS, epochs: 20 } }, { token });
-    const { dataDir, databaseUrl, databaseSchema } = t.config;
+    const { dataDir, databaseSchema } = t.config;
     await t.app.close();
-    const port = await freePort();
-    const env = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: databaseSchema ?? '' } : {}),
-      LOUPE_ADMIN_EMAIL: ADMIN.email,
-      LOUPE_ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      JOB_LEASE_S: '3',
-    };
-    server = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    const base = `http://127.0.0.1:${port}`;
-    const api = async <T>(method: string, url: string, body?: unknown) => {
-      const res = await fetch(base + url, { method, headers: { 'X-Token': token, 'Content-Type': 'application/json', Language: 'en' }, body: body ? JSON.stringify(body) : undefined });
-      return (await res.json()) as { code: number; message: string; data: T };
-    };
-    for (let i = 0; !(await fetch(`${base}/api/health`).catch(() => null))?.ok; i++) {
-      expect(i).toBeLessThan(150);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    server = await spawnServer(t.config, token);
+    const { api } = server;
+    await server.healthy();
     const r = await api<AgentRunData>('POST', agentsUrl(s.model.id), { budgetS: 75, earlyStop: 1 });
     expect(r.code, r.message).toBe(0);
     for (let i = 0; (await api<AgentRunDetailData>('GET', `${agentsUrl(s.model.id)}/${r.data.id}`)).data.run.phase !== 'training'; i++) {
@@ -220,7 +185,7 @@ describe('an agent whose server is killed', () => {
       await new Promise((x) => setTimeout(x, 150));
     }
     await new Promise((x) => setTimeout(x, 1500));
-    server.kill('SIGKILL');
+    server.child.kill('SIGKILL');
     t = await startApp({ dataDir, databaseSchema, queue: { kind: 'db', leaseMs: 3000, maxAttempts: 3 } });
     const d = await waitAgent(t.app, s.model.id, r.data.id, (x) => TERMINAL.includes(x.run.phase), 80_000);
     expect(d.run.phase, d.run.error ?? '').toBe('complete');

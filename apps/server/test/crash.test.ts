@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ModelData, TrainingData, TrainingDetailData } from '@loupe/contracts';
-import { ADMIN, startApp, type TestApp } from './helper.js';
+import { startApp, type TestApp } from './helper.js';
+import { alive, MAIN, spawnServer } from './server-process.js';
 import { userToken } from './gallery-fixtures.js';
 import { labeledStudio, TINY, trainingsUrl, trainingUrl } from './training-fixtures.js';
 
@@ -17,19 +15,6 @@ import { labeledStudio, TINY, trainingsUrl, trainingUrl } from './training-fixtu
  * last epoch's checkpoint in the blob store. The data is prepared and checked with in-process apps on the same data
  * folder and database.
  */
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
 /** The engine a process started: its child running loupe_engine. */
 function engineOf(parent: number): number | null {
@@ -68,30 +53,13 @@ describe('a server killed with SIGKILL during a training', () => {
     prep = await startApp();
     const token = await userToken(prep.app);
     const s = await labeledStudio(prep.app, token);
-    const { dataDir, databaseUrl, databaseSchema } = prep.config;
+    const { dataDir, databaseSchema } = prep.config;
     await prep.app.close();
 
-    const port = await freePort();
-    const env = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: databaseSchema ?? '' } : {}),
-      LOUPE_ADMIN_EMAIL: ADMIN.email,
-      LOUPE_ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      // A short lease: the restarted server takes the job over within seconds.
-      JOB_LEASE_S: '3',
-    };
-    server = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    const base = `http://127.0.0.1:${port}`;
-    await until('the server', async () => ((await fetch(`${base}/api/health`).catch(() => null))?.ok ? true : null), 30_000);
-    const api = async <T>(method: string, url: string, body?: unknown) => {
-      const res = await fetch(base + url, { method, headers: { 'X-Token': token, 'Content-Type': 'application/json', Language: 'en' }, body: body ? JSON.stringify(body) : undefined });
-      return (await res.json()) as { code: number; message: string; data: T };
-    };
+    const proc = await spawnServer(prep.config, token);
+    server = proc.child;
+    const { api } = proc;
+    await proc.healthy();
 
     // Enough epochs that it is still training when killed; a finished epoch leaves a checkpoint to resume from.
     const epochs = 12;
@@ -111,8 +79,8 @@ describe('a server killed with SIGKILL during a training', () => {
     await until('the orphaned engine to stop', () => (alive(engine!) ? null : true), 30_000);
 
     // The same server again: the job waits for its lease to run out, then resumes here.
-    server = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    await until('the server', async () => ((await fetch(`${base}/api/health`).catch(() => null))?.ok ? true : null), 30_000);
+    server = proc.restart();
+    await proc.healthy();
     const after = await until('the training to end', async () => {
       const d = await api<TrainingDetailData>('GET', trainingUrl(s.model.id, started.data.id));
       return ['succeeded', 'failed', 'cancelled'].includes(d.data.status) ? d.data : null;
