@@ -28,9 +28,15 @@ export async function setTrainingStatus(deps: Deps, trainingId: number, status: 
       .where('id', '=', t.model_id)
       .where('train_id', '=', trainingId)
       .execute();
-    // An agent's training runs inside the agent's job (issue 35), which goes on after it.
-    if (done && t.job_id !== null && t.agent_id === null) {
-      await deps.jobs.update(t.job_id, { state: status as 'succeeded' | 'failed' | 'cancelled', finished_at: now, ...(error ? { error } : {}) }, trx);
+    // Only its own training job: an agent's training runs inside the agent's job (issue 35), which goes on after it
+    // (a test run inside it leaves it the same way, testing/state.ts).
+    if (done && t.job_id !== null) {
+      await trx
+        .updateTable('jobs')
+        .set({ state: status as 'succeeded' | 'failed' | 'cancelled', finished_at: now, ...(error ? { error } : {}) })
+        .where('id', '=', t.job_id)
+        .where('kind', '=', 'training')
+        .execute();
     }
   });
   deps.trainingEvents.publish(trainingId, { type: 'state', data: { status, error } });
